@@ -1,0 +1,1 @@
+"""The numba engine: integer arrays in, integer arrays out (DESIGN.md)."""

@@ -1,0 +1,186 @@
+"""Every number the kernels share: card geometry, scoring kinds, history bits, state codes,
+params layout and output layout. One table, used everywhere (DESIGN.md, Style)."""
+
+# --- cards (bezsim.cards holds the text forms) ---------------------------------------------
+ACE, TEN, KING, QUEEN, JACK, NINE, EIGHT, SEVEN = 0, 1, 2, 3, 4, 5, 6, 7
+SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
+MAX_PLAYERS = 4
+MAX_HAND = 16          # room for a hand plus the seat's declared cards
+NO_CARD = -1
+
+# --- scoring kinds (event kinds, points-by-source columns) ----------------------------------
+K_COMMON_MARRIAGE = 0
+K_ROYAL_MARRIAGE = 1
+K_SEQUENCE = 2
+K_PLAIN_SEQUENCE = 3
+K_BEZIQUE = 4
+K_DOUBLE_BEZIQUE = 5
+K_TRIPLE_BEZIQUE = 6
+K_QUADRUPLE_BEZIQUE = 7
+K_FOUR_ACES = 8
+K_FOUR_KINGS = 9
+K_FOUR_QUEENS = 10
+K_FOUR_JACKS = 11
+K_SEVEN_TURNUP = 12
+K_SEVEN_EXCHANGE = 13
+K_SEVEN_DECLARE = 14
+K_SEVEN_PLAYED = 15
+K_BRISQUES = 16
+K_LAST_TRICK = 17
+K_CARTE_BLANCHE = 18
+N_KINDS = 19
+
+KIND_NAMES = (
+    "common_marriage", "royal_marriage", "sequence", "plain_sequence",
+    "bezique", "double_bezique", "triple_bezique", "quadruple_bezique",
+    "four_aces", "four_kings", "four_queens", "four_jacks",
+    "seven_turnup", "seven_exchange", "seven_declare", "seven_played",
+    "brisques", "last_trick", "carte_blanche",
+)
+# points of each kind in the ordinary game (R1.8); brisques are per card (10 each)
+ORDINARY_POINTS = (20, 40, 250, 150, 40, 500, 1500, 4500, 100, 80, 60, 40,
+                   10, 10, 10, 10, 10, 10, 50)
+
+# --- per-copy declaration history (R1.1, R1.9) ---------------------------------------------
+H_MARRIAGE = 1
+H_SEQUENCE = 2
+H_BEZ1 = 4
+H_BEZ2 = 8
+H_BEZ3 = 16
+H_BEZ4 = 32
+H_FOUR = 64
+H_SEVEN = 128
+H_CLASS_M = H_MARRIAGE | H_SEQUENCE
+H_CLASS_B = H_BEZ1 | H_BEZ2 | H_BEZ3 | H_BEZ4
+HIST_NAMES = ("marriage", "sequence", "bezique", "double_bezique", "triple_bezique",
+              "quadruple_bezique", "four", "seven")
+
+# --- where a card is (loc array) -----------------------------------------------------------
+LOC_STOCK = 0
+LOC_TURNUP = 1
+LOC_PLAYED = 2       # played to a finished trick
+LOC_TRICK = 3        # on the current trick
+LOC_HAND = 8         # + seat: in the seat's hand, unseen by others
+LOC_TABLE = 16       # + seat: declared (face up) but still the seat's to play (R1.7)
+
+# --- what a seat knows of a card (view arrays given to policies) ---------------------------
+V_UNSEEN = 0         # in the stock or in another seat's concealed hand
+V_TURNUP = 1
+V_PLAYED = 2
+V_TRICK = 3
+V_MINE = 4           # in my hand, concealed
+V_MINE_SHOWN = 5     # in my hand, declared on the table
+V_SHOWN = 8          # + seat: declared on the table by that seat
+
+# --- decisions a policy makes --------------------------------------------------------------
+D_PLAY = 0           # actions are card ids
+D_DECLARE = 1        # actions are declaration codes (see ACT_*), A_STOP ends declaring
+
+A_STOP = -1
+# declaration action code = kind * 4 + suit (suit used by marriages, else 0)
+
+# --- public scalars (sc array, visible to every policy) ------------------------------------
+SC_TRUMP = 0
+SC_TURNUP = 1          # card id of the turn-up, NO_CARD once taken
+SC_TRICK = 2           # number of the trick being played, 1-based
+SC_LEADER = 3
+SC_STOCK_LEFT = 4      # face-down cards left in the stock
+SC_STAGE = 5           # 1 or 2
+SC_DEALER = 6
+SC_HAND = 7            # hand number within the game, 0-based
+SC_EXCHANGED = 8       # 1 once the seven has been exchanged this hand
+SC_N_TRICK = 9         # cards on the current trick
+SC_SCORE = 10          # + seat: game score before this hand
+SC_HAND_POINTS = 14    # + seat: points scored so far this hand
+SC_SIZE = 18
+
+# --- params array layout (bezsim.rules builds it) ------------------------------------------
+PR_VARIANT = 0
+PR_PLAYERS = 1
+PR_PACKS = 2
+PR_HAND_SIZE = 3
+PR_DEAL_B1 = 4
+PR_DEAL_B2 = 5
+PR_DEAL_B3 = 6
+PR_TURNUP = 7
+PR_TARGET = 8
+PR_STAGE2_DUTY = 9
+PR_LAST_TRICK = 10
+PR_SEVEN_WHEN = 11
+PR_SEVEN_IS_DECL = 12
+PR_BRISQUES_WHEN = 13
+PR_DOUBLE_GAME = 14
+PR_DOUBLE_BEZ = 15
+PR_DECL_AFTER_LAST = 16
+PR_MARR_TO_SEQ = 17
+PR_BEZ_PAIR = 18
+PR_BRISQUE_VALUE = 19
+PR_HAND_CAP = 20
+PR_POINTS = 24         # + kind: points of that kind
+PARAMS_SIZE = PR_POINTS + N_KINDS
+
+VARIANT_ORDINARY = 0
+
+# option values
+DUTY_FOLLOW_AND_WIN = 0
+DUTY_FOLLOW_ONLY = 1
+LAST_TRICK32 = 0
+LAST_TRICK24 = 1
+LAST_BOTH = 2
+SEVEN_WHEN_DECLARED = 0
+SEVEN_WHEN_PLAYED = 1
+BRISQUES_END = 0
+BRISQUES_WHEN_WON = 1
+DOUBLE_GAME_GAME = 0
+DOUBLE_GAME_POINTS = 1
+DOUBLE_GAME_OFF = 2
+DOUBLE_BEZ_ADD_PAIR = 0
+DOUBLE_BEZ_ALL_AT_ONCE = 1
+BEZ_PAIR_FIXED = 0
+BEZ_PAIR_BY_TRUMP = 1
+
+# --- output layout ----------------------------------------------------------------------------
+# hand_seat[g, h, seat, :]
+HS_POINTS = 0
+HS_SCORE_AFTER = 1
+HS_TRICKS_WON = 2
+HS_KIND = 3            # + kind: points of that kind this hand
+HS_SIZE = HS_KIND + N_KINDS
+# hand_info[g, h, :]
+HI_DEALER = 0
+HI_TRUMP = 1
+HI_TURNUP = 2          # card id of the turn-up at the deal
+HI_WINNER_TRICK24 = 3
+HI_WINNER_LAST = 4
+HI_SIZE = 5
+# game_info[g, :]
+GI_HANDS = 0
+GI_FIRST_DEALER = 1
+GI_WINNER = 2
+GI_DOUBLE = 3
+GI_STAKE = 4
+GI_OVERFLOW = 5        # 1: the game needed more hand or event rows than given; rerun wider
+GI_N_EVENTS = 6
+GI_SCORE = 8           # + seat: final score
+GI_SIZE = 12
+
+# events[g, i] packs one scoring event into an int64 (see pack_event)
+EV_SCORED = 0          # scored when declared
+EV_SCORED_PENDING = 1  # shown earlier "to score" (R1.10), scored on a later win
+EV_LOST = 2            # shown "to score", never scored (points 0)
+STATUS_NAMES = ("scored", "scored_pending", "lost")
+TRICK_DEAL = 0         # trick number of events at the deal; end-of-hand events get tricks + 1
+
+# --- trace records (replay): trace[i, :] -----------------------------------------------------
+TR_SIZE = 8
+TR_HAND_START = 1      # hand, dealer, trump, turnup, first_leader
+TR_DEAL = 2            # hand, seat, card
+TR_PLAY = 3            # hand, trick, seat, card, n_legal
+TR_TRICK_WON = 4       # hand, trick, seat, card0, card1
+TR_EVENT = 5           # hand, trick, seat, kind, points, status, code
+TR_DRAW = 6            # hand, trick, seat, card
+TR_EXCHANGE = 7        # hand, trick, seat, seven, turnup
+TR_SHOW = 8            # hand, trick, seat, card  (card put face up)
+TR_HAND_END = 9        # hand, score0, score1, points0, points1
+TR_GAME_END = 10       # winner, score0, score1, double
+TR_DECLARED_CARD = 11  # hand, trick, seat, card, kind  (a card scoring in a declaration)

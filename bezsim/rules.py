@@ -1,0 +1,163 @@
+"""Rules: a variant preset plus named options (RULES.md R9), validated, turned into the
+integer params array the engine reads. Variants are data, not code forks."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from bezsim.engine import constants as C
+from bezsim.errors import BezsimError
+
+
+class RulesError(BezsimError, ValueError):
+    """A variant or option the engine cannot run."""
+
+
+# option name -> (allowed values in order, default first) ; ints are given as a range below
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "stage2_duty": ("follow_and_win", "follow_only"),
+    "last_trick": ("trick32", "trick24", "both"),
+    "seven_scores_when": ("declared", "played"),
+    "seven_exchange_is_declaration": ("false", "true"),
+    "brisques_when": ("end_of_hand", "when_won"),
+    "double_game": ("game", "points", "off"),
+    "double_bezique": ("add_pair_allowed", "all_at_once"),
+    "declare_after_last_stock_trick": ("true", "false"),
+    "marriage_to_sequence": ("true", "false"),
+    "bezique_pair": ("fixed", "by_trump"),
+}
+_INT_OPTIONS = {"target": (1, 1_000_000)}
+
+# Options of R9 that belong to other variants: named so the error can say why.
+_OTHER_VARIANT_OPTIONS = {
+    "rubicon_reuse": "rubicon",
+    "carte_blanche_repeats": "rubicon",
+    "rubicon_brisque_bonus": "rubicon",
+    "partnership_stage2": "four-handed partnership",
+}
+
+_PLANNED_VARIANTS = ("polish", "rubicon", "three_handed", "four_handed", "four_partners", "chinese")
+
+_PRESETS: dict[str, dict[str, Any]] = {
+    "ordinary": {
+        "options": {name: values[0] for name, values in _CHOICES.items()} | {"target": 1000},
+    },
+}
+
+VARIANTS = tuple(_PRESETS)
+
+
+def _parse_value(name: str, value: Any) -> Any:
+    if name in _INT_OPTIONS:
+        low, high = _INT_OPTIONS[name]
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            raise RulesError(f"option {name} must be a whole number, got {value!r}") from None
+        if not low <= number <= high:
+            raise RulesError(f"option {name}={number} is out of range ({low}..{high})")
+        return number
+    text = str(value).strip().lower()
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    allowed = _CHOICES[name]
+    if text not in allowed:
+        raise RulesError(f"option {name}={value!r} is not one of: {', '.join(allowed)}")
+    return text
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A variant and its option values; ``Rules.make`` validates, ``params()`` feeds the engine."""
+
+    variant: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def make(cls, variant: str = "ordinary", options: dict[str, Any] | None = None) -> Rules:
+        variant = str(variant).strip().lower()
+        if variant not in _PRESETS:
+            if variant in _PLANNED_VARIANTS:
+                raise RulesError(f"variant {variant!r} is not available yet (available: "
+                                 f"{', '.join(VARIANTS)})")
+            raise RulesError(f"unknown variant {variant!r} (available: {', '.join(VARIANTS)})")
+        merged = dict(_PRESETS[variant]["options"])
+        for name, value in (options or {}).items():
+            if name in _OTHER_VARIANT_OPTIONS:
+                raise RulesError(f"option {name} applies to {_OTHER_VARIANT_OPTIONS[name]} "
+                                 f"bézique, not to variant {variant!r}")
+            if name not in merged:
+                raise RulesError(f"unknown option {name!r} (options of {variant}: "
+                                 f"{', '.join(sorted(merged))})")
+            merged[name] = _parse_value(name, value)
+        return cls(variant, merged)
+
+    @classmethod
+    def from_strings(cls, variant: str, assignments: list[str] | tuple[str, ...]) -> Rules:
+        """Build from CLI ``name=value`` strings."""
+        options: dict[str, Any] = {}
+        for item in assignments:
+            name, sep, value = item.partition("=")
+            if not sep or not name.strip():
+                raise RulesError(f"option {item!r} must look like name=value")
+            options[name.strip()] = value.strip()
+        return cls.make(variant, options)
+
+    @property
+    def players(self) -> int:
+        return 2
+
+    @property
+    def packs(self) -> int:
+        return 2
+
+    def hand_cap(self) -> int:
+        """Most hands a game can last: every hand gives at least 160 brisques + 10 last trick."""
+        min_per_hand = 170
+        return (self.players * self.options["target"]) // min_per_hand + 3
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"variant": self.variant, "options": dict(self.options)}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    def params(self) -> np.ndarray:
+        o = self.options
+        p = np.zeros(C.PARAMS_SIZE, dtype=np.int64)
+        p[C.PR_VARIANT] = C.VARIANT_ORDINARY
+        p[C.PR_PLAYERS] = 2
+        p[C.PR_PACKS] = 2
+        p[C.PR_HAND_SIZE] = 8
+        p[C.PR_DEAL_B1], p[C.PR_DEAL_B2], p[C.PR_DEAL_B3] = 3, 2, 3
+        p[C.PR_TURNUP] = 1
+        p[C.PR_TARGET] = o["target"]
+        p[C.PR_STAGE2_DUTY] = _CHOICES["stage2_duty"].index(o["stage2_duty"])
+        p[C.PR_LAST_TRICK] = _CHOICES["last_trick"].index(o["last_trick"])
+        p[C.PR_SEVEN_WHEN] = _CHOICES["seven_scores_when"].index(o["seven_scores_when"])
+        p[C.PR_SEVEN_IS_DECL] = o["seven_exchange_is_declaration"] == "true"
+        p[C.PR_BRISQUES_WHEN] = _CHOICES["brisques_when"].index(o["brisques_when"])
+        p[C.PR_DOUBLE_GAME] = _CHOICES["double_game"].index(o["double_game"])
+        p[C.PR_DOUBLE_BEZ] = _CHOICES["double_bezique"].index(o["double_bezique"])
+        p[C.PR_DECL_AFTER_LAST] = o["declare_after_last_stock_trick"] == "true"
+        p[C.PR_MARR_TO_SEQ] = o["marriage_to_sequence"] == "true"
+        p[C.PR_BEZ_PAIR] = _CHOICES["bezique_pair"].index(o["bezique_pair"])
+        p[C.PR_BRISQUE_VALUE] = 10
+        p[C.PR_HAND_CAP] = self.hand_cap()
+        p[C.PR_POINTS:C.PR_POINTS + C.N_KINDS] = C.ORDINARY_POINTS
+        return p
+
+
+def option_names(variant: str = "ordinary") -> list[str]:
+    return sorted(_PRESETS[variant]["options"])
+
+
+def option_choices(name: str) -> tuple[str, ...] | str:
+    if name in _INT_OPTIONS:
+        low, high = _INT_OPTIONS[name]
+        return f"{low}..{high}"
+    return _CHOICES[name]
