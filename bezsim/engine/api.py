@@ -52,3 +52,94 @@ def unpack_events(packed: np.ndarray) -> dict[str, np.ndarray]:
 
 
 __all__ = ["GameBatch", "unpack_events", "C"]
+
+
+EVENTS_PER_HAND = 16   # starting room; games that need more are rerun alone with more
+
+
+def _policy_arrays(policies: list[str], players: int):
+    from bezsim.policies.builtin import default_params
+    from bezsim.policies.registry import parse_policies, policy_ids
+
+    names = parse_policies(list(policies), players)
+    pp = np.stack([default_params() for _ in names])
+    return policy_ids(names), pp
+
+
+def _alloc(n: int, hand_cap: int, players: int, event_cap: int):
+    return (np.zeros((n, hand_cap, players, C.HS_SIZE), np.int32),
+            np.zeros((n, hand_cap, C.HI_SIZE), np.int32),
+            np.zeros((n, C.GI_SIZE), np.int64),
+            np.zeros((n, event_cap), np.int64))
+
+
+def _check_range(seed: int, game_start: int, n_games: int) -> None:
+    from bezsim.errors import BezsimError
+
+    if not 0 <= int(seed) < 2**64:
+        raise BezsimError(f"seed must be between 0 and 2**64 - 1, got {seed}")
+    if int(n_games) < 0 or int(game_start) < 0:
+        raise BezsimError("game range must not be negative")
+
+
+def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: int,
+              threads: int | None = None, parallel: bool = True) -> GameBatch:
+    """Play games ``game_start .. game_start + n_games - 1`` and return their outcome arrays."""
+    import numba
+
+    from bezsim.engine.game import run_batch, run_serial, trace_game
+
+    _check_range(seed, game_start, n_games)
+    params = rules.params()
+    players = int(params[C.PR_PLAYERS])
+    hand_cap = int(params[C.PR_HAND_CAP])
+    pol_ids, pol_params = _policy_arrays(policies, players)
+    hs, hi, gi, ev = _alloc(n_games, hand_cap, players, EVENTS_PER_HAND * hand_cap)
+    seed_u = np.uint64(seed)
+    if parallel:
+        if threads is not None:
+            numba.set_num_threads(int(threads))
+        run_batch(params, pol_ids, pol_params, seed_u, game_start, hs, hi, gi, ev)
+    else:
+        run_serial(params, pol_ids, pol_params, seed_u, game_start, hs, hi, gi, ev)
+    _check_policy_errors(gi, policies, game_start)
+    wide = np.nonzero(gi[:, C.GI_OVERFLOW] == 1)[0]
+    if wide.size:
+        need = max(int(gi[wide, C.GI_N_EVENTS].max()), ev.shape[1])
+        ev = np.concatenate([ev, np.zeros((n_games, need - ev.shape[1]), np.int64)], axis=1)
+        for i in wide:
+            trace = np.zeros((0, C.TR_SIZE), np.int32)
+            trace_game(params, pol_ids, pol_params, seed_u, game_start + int(i), hs[i], hi[i],
+                       gi[i], ev[i], trace)
+        if np.any(gi[wide, C.GI_OVERFLOW] != 0):
+            raise RuntimeError("a game overflowed its output rows even when rerun alone")
+    return GameBatch(game_start, players, hs, hi, gi, ev)
+
+
+def _check_policy_errors(gi: np.ndarray, policies: list[str], game_start: int) -> None:
+    bad = np.nonzero(gi[:, C.GI_OVERFLOW] == 2)[0]
+    if bad.size:
+        raise RuntimeError(f"a policy ({', '.join(policies)}) chose an action outside the legal "
+                           f"set in game {game_start + int(bad[0])}")
+
+
+def trace_one(rules, policies: list[str], seed: int, game: int):
+    """Play one game with its full trace: (GameBatch of that game, trace rows)."""
+    from bezsim.engine.game import trace_game
+
+    _check_range(seed, game, 1)
+    params = rules.params()
+    players = int(params[C.PR_PLAYERS])
+    hand_cap = int(params[C.PR_HAND_CAP])
+    pol_ids, pol_params = _policy_arrays(policies, players)
+    cap = 4096
+    while True:
+        hs, hi, gi, ev = _alloc(1, hand_cap, players, 64 * hand_cap)
+        trace = np.zeros((cap, C.TR_SIZE), np.int32)
+        used = trace_game(params, pol_ids, pol_params, np.uint64(seed), game, hs[0], hi[0],
+                          gi[0], ev[0], trace)
+        if used <= cap and gi[0, C.GI_N_EVENTS] <= ev.shape[1]:
+            break
+        cap *= 4
+    _check_policy_errors(gi, policies, game)
+    return GameBatch(game, players, hs, hi, gi, ev), trace[:used]

@@ -1,0 +1,231 @@
+"""The ``bezsim`` command.
+
+Every user error (bad flag or value, BezsimError, OSError) is ONE line on stderr,
+``bezsim: error: <message>``, with a non-zero exit code; never a traceback or a usage dump.
+Heavy modules (numba engine, pyarrow) are imported inside commands so ``--help`` is instant.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sys
+from typing import Any
+
+import click
+
+from bezsim import __version__
+from bezsim.errors import BezsimError
+
+MAX_SEED = 2**63 - 1
+EXIT_USAGE = 2
+EXIT_OS = 1
+EXIT_INTERRUPTED = 130
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a command, carrying the line that tells the user what was kept."""
+
+
+def _one_line(text: Any) -> str:
+    return " ".join(line.strip() for line in str(text).splitlines() if line.strip())
+
+
+def _os_message(exc: OSError) -> str:
+    if exc.filename is not None and exc.strerror:
+        return f"{exc.strerror}: {exc.filename}"
+    return str(exc)
+
+
+def _usage_message(exc: click.ClickException) -> str:
+    message = exc.format_message()
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError) and ctx is not None:
+        message += f" (see '{ctx.command_path} --help')"
+    return message
+
+
+class BezsimGroup(click.Group):
+    """A click group whose errors are single lines (click's standalone mode prints usage)."""
+
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        code = 0
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "bezsim",
+                              complete_var=complete_var, standalone_mode=False, **extra)
+            code = rv if isinstance(rv, int) else 0
+        except Interrupted as exc:
+            click.echo(str(exc), err=True)
+            code = EXIT_INTERRUPTED
+        except click.Abort:  # click's form of KeyboardInterrupt
+            click.echo("interrupted", err=True)
+            code = EXIT_INTERRUPTED
+        except click.ClickException as exc:
+            code = _error(_usage_message(exc), EXIT_USAGE)
+        except BezsimError as exc:
+            code = _error(str(exc), EXIT_USAGE)
+        except OSError as exc:
+            code = _error(_os_message(exc), EXIT_OS)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def _error(message: str, code: int) -> int:
+    click.echo(f"bezsim: error: {_one_line(message)}", err=True)
+    return code
+
+
+def _make_rules(variant: str, options: tuple[str, ...]):
+    from bezsim.rules import Rules
+
+    return Rules.from_strings(variant, list(options))
+
+
+def _parse_policies(text: str, players: int) -> list[str]:
+    from bezsim.policies.registry import parse_policies
+
+    return parse_policies(text, players)
+
+
+def _rules_options(func):
+    """--variant, --option and --policies: shared by the commands that play games."""
+    func = click.option("--policies", default="random", show_default=True,
+                        help="Policy for every seat (random, greedy), or a comma list, "
+                             "one per seat.")(func)
+    func = click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+                        help="Rule option (repeatable); `bezsim options` lists them.")(func)
+    func = click.option("--variant", default="ordinary", show_default=True,
+                        help="Bézique variant.")(func)
+    return func
+
+
+@click.group(cls=BezsimGroup, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bezsim")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Monte Carlo simulation of the card game Bézique."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+@cli.command()
+@_rules_options
+@click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True,
+              help="Number of games to play.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+              help="Root seed; without it a random seed is drawn and printed.")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Engine threads (default: all cores).")
+@click.option("--shard-size", type=click.IntRange(min=1), default=20000, show_default=True,
+              help="Games per Parquet shard.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output directory [default: data/runs/<variant>-<seed>].")
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+def simulate(variant: str, options: tuple[str, ...], policies: str, games: int,
+             seed: int | None, threads: int | None, shard_size: int, out: str | None,
+             no_progress: bool) -> None:
+    """Play seeded games and store them as Parquet tables (rerun to resume)."""
+    rules = _make_rules(variant, options)
+    policy_list = _parse_policies(policies, rules.players)
+    resume_hint = "run the same command again to resume"
+    if seed is None:
+        seed = secrets.randbits(63)
+        click.echo(f"seed: {seed}", err=True)
+        resume_hint = f"run the same command again with --seed {seed} to resume"
+    out = out or os.path.join("data", "runs", f"{rules.variant}-{seed}")
+
+    from bezsim.runner import run_simulation
+
+    try:
+        summary = run_simulation(rules, policy_list, seed, games, out, threads=threads,
+                                 shard_size=shard_size, progress=not no_progress)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted; finished shards are kept in {out} — "
+                          f"{resume_hint}") from None
+    _print_summary(summary)
+
+
+def _print_summary(summary) -> None:
+    if summary.games_run == 0:
+        click.echo(f"games:  all {summary.games:,} already in {summary.out_dir}; nothing to do")
+    else:
+        resumed = f" ({summary.games_skipped:,} already done)" if summary.games_skipped else ""
+        click.echo(f"games:  {summary.games_run:,}{resumed}")
+        click.echo(f"hands:  {summary.hands:,} in {summary.elapsed:.1f} s "
+                   f"({summary.hands_per_second:,.0f} hands/s)")
+    hands_dir = os.path.join(summary.out_dir, "hands")
+    click.echo(f"tables: {os.path.join(summary.out_dir, '{hands,games,declarations}')}")
+    click.echo(f'read:   pandas.read_parquet("{hands_dir}")')
+
+
+@cli.command()
+@_rules_options
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), required=True,
+              help="Root seed of the run the game belongs to.")
+@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Game index within the run.")
+def replay(variant: str, options: tuple[str, ...], policies: str, seed: int,
+           game: int) -> None:
+    """Print a readable transcript of one seeded game."""
+    rules = _make_rules(variant, options)
+    policy_list = _parse_policies(policies, rules.players)
+    from bezsim.replay import transcript
+
+    click.echo(transcript(rules, policy_list, seed, game).rstrip("\n"))
+
+
+def _json_default(value: Any) -> Any:
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    return str(value)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
+def explain(file: str, as_json: bool) -> None:
+    """Explain a position file: legal moves, declarations, scores."""
+    from bezsim.position import explain as explain_position
+    from bezsim.position import format_explanation, load_position
+
+    explanation = explain_position(load_position(file))
+    if as_json:
+        click.echo(json.dumps(explanation, indent=2, ensure_ascii=False, default=_json_default))
+    else:
+        click.echo(format_explanation(explanation).rstrip("\n"))
+
+
+@cli.command("options")
+@click.option("--variant", default="ordinary", show_default=True, help="Bézique variant.")
+def options_command(variant: str) -> None:
+    """List the rule options of a variant, their allowed values and defaults."""
+    from bezsim.rules import Rules, option_choices, option_names
+
+    rules = Rules.make(variant)
+    names = option_names(rules.variant)
+    width = max(len(name) for name in names)
+    click.echo(f"options of {rules.variant} (set with --option NAME=VALUE):")
+    for name in names:
+        choices = option_choices(name)
+        allowed = choices if isinstance(choices, str) else ", ".join(choices)
+        click.echo(f"  {name:<{width}}  {allowed}  [default: {rules.options[name]}]")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point (``bezsim = "bezsim.cli:main"``)."""
+    cli.main(args=argv, prog_name="bezsim")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""Games and batches: hands until a seat reaches the target (R2.6), many games in parallel.
+
+A game is a pure function of (params, policies, seed, game index); ``run_batch`` writes
+each game into its own rows, so the thread count cannot change any result.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from bezsim.engine.constants import (
+    DOUBLE_GAME_GAME,
+    DOUBLE_GAME_OFF,
+    DOUBLE_GAME_POINTS,
+    GI_DOUBLE,
+    GI_FIRST_DEALER,
+    GI_HANDS,
+    GI_N_EVENTS,
+    GI_OVERFLOW,
+    GI_SCORE,
+    GI_STAKE,
+    GI_WINNER,
+    HI_DEALER,
+    HI_TRUMP,
+    HI_TURNUP,
+    HI_WINNER_LAST,
+    HI_WINNER_TRICK24,
+    HS_KIND,
+    HS_POINTS,
+    HS_SCORE_AFTER,
+    HS_TRICKS_WON,
+    N_KINDS,
+    PR_DOUBLE_GAME,
+    PR_HAND_SIZE,
+    PR_PLAYERS,
+    PR_TARGET,
+    SC_HAND_POINTS,
+    SC_SCORE,
+    SC_TRUMP,
+    TR_GAME_END,
+    TR_HAND_END,
+)
+from bezsim.engine.hand import play_hand
+from bezsim.engine.rng import PURPOSE_DEAL, PURPOSE_GAME, PURPOSE_POLICY, below, seed_stream
+from bezsim.engine.state import (
+    CTR_FAULT,
+    O_HPTS,
+    O_SC,
+    O_STOCK,
+    O_WON,
+    copy_events,
+    copy_trace,
+    new_state,
+    reset_game,
+    trace_add,
+    trace_on,
+)
+
+
+@njit(cache=True)
+def game_over(scores, players, target):
+    """Someone reached the target at the end of a hand, with a single highest total."""
+    best = 0
+    for p in range(1, players):
+        if scores[p] > scores[best]:
+            best = p
+    if scores[best] < target:
+        return -1
+    for p in range(players):
+        if p != best and scores[p] == scores[best]:
+            return -1      # tied at the top: deal again
+    return best
+
+
+@njit(cache=True)
+def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info):
+    players = params[PR_PLAYERS]
+    hand_info[h, HI_DEALER] = dealer
+    hand_info[h, HI_TRUMP] = S[O_SC + SC_TRUMP]
+    hand_info[h, HI_TURNUP] = S[O_STOCK + players * params[PR_HAND_SIZE]]
+    hand_info[h, HI_WINNER_TRICK24] = w24
+    hand_info[h, HI_WINNER_LAST] = w_last
+    for p in range(players):
+        pts = S[O_SC + SC_HAND_POINTS + p]
+        scores[p] += pts
+        row = hand_seat[h, p]
+        row[HS_POINTS] = pts
+        row[HS_SCORE_AFTER] = scores[p]
+        row[HS_TRICKS_WON] = S[O_WON + p]
+        for k in range(N_KINDS):
+            row[HS_KIND + k] = S[O_HPTS + p * N_KINDS + k]
+
+
+@njit(cache=True)
+def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info,
+              events, S, rng):
+    """Hands until a seat reaches the target (R2.6); outcome rows written for this game."""
+    players = params[PR_PLAYERS]
+    target = params[PR_TARGET]
+    hand_cap = hand_seat.shape[0]
+    seed_stream(rng[0], seed, game, PURPOSE_GAME, 0)
+    first_dealer = below(rng[0], players)
+    for p in range(players):
+        seed_stream(rng[1 + p], seed, game, PURPOSE_POLICY, p)
+    scores = np.zeros(players, np.int64)
+    dealer = first_dealer
+    h = 0
+    winner = -1
+    while winner < 0:
+        if h >= hand_cap:
+            S[CTR_FAULT] = 1
+            break
+        for p in range(players):
+            S[O_SC + SC_SCORE + p] = scores[p]
+        seed_stream(rng[0], seed, game, PURPOSE_DEAL, h)
+        w24, w_last = play_hand(params, S, rng, pol_ids, pol_params, h, dealer)
+        record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
+        if trace_on(S):
+            trace_add(S, TR_HAND_END, h, scores[0], scores[1], S[O_SC + SC_HAND_POINTS],
+                      S[O_SC + SC_HAND_POINTS + 1], 0, 0)
+        h += 1
+        winner = game_over(scores, players, target)
+        dealer = (dealer + 1) % players
+    double = 0
+    stake = 1
+    if winner >= 0:
+        second = -1
+        for p in range(players):
+            if p != winner and (second < 0 or scores[p] > scores[second]):
+                second = p
+        mode = params[PR_DOUBLE_GAME]
+        if mode != DOUBLE_GAME_OFF and 2 * scores[second] < target:
+            double = 1
+        if mode == DOUBLE_GAME_GAME:
+            stake = 2 if double else 1
+        elif mode == DOUBLE_GAME_POINTS:
+            stake = (scores[winner] - scores[second]) * (2 if double else 1)
+    game_info[GI_HANDS] = h
+    game_info[GI_FIRST_DEALER] = first_dealer
+    game_info[GI_WINNER] = winner
+    game_info[GI_DOUBLE] = double
+    game_info[GI_STAKE] = stake
+    game_info[GI_N_EVENTS] = copy_events(S, events)
+    if game_info[GI_N_EVENTS] > events.shape[0]:
+        S[CTR_FAULT] = max(S[CTR_FAULT], 1)
+    game_info[GI_OVERFLOW] = S[CTR_FAULT]
+    for p in range(players):
+        game_info[GI_SCORE + p] = scores[p]
+    if trace_on(S):
+        trace_add(S, TR_GAME_END, winner, scores[0], scores[1], double, stake, 0, 0)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def run_batch(params, pol_ids, pol_params, seed, game_start, hand_seat, hand_info, game_info,
+              events):
+    """Play games game_start .. game_start + n - 1, one output row each, in parallel."""
+    players = params[PR_PLAYERS]
+    n = game_info.shape[0]
+    for i in prange(n):
+        S = new_state(events.shape[1], 0)
+        rng = np.zeros((1 + players, 4), np.uint64)
+        play_game(params, pol_ids, pol_params, seed, game_start + i, hand_seat[i], hand_info[i],
+                  game_info[i], events[i], S, rng)
+
+
+@njit(cache=True, nogil=True)
+def run_serial(params, pol_ids, pol_params, seed, game_start, hand_seat, hand_info, game_info,
+               events):
+    """``run_batch`` on one thread, without the parallel machinery."""
+    players = params[PR_PLAYERS]
+    S = new_state(events.shape[1], 0)
+    rng = np.zeros((1 + players, 4), np.uint64)
+    for i in range(game_info.shape[0]):
+        reset_game(S)
+        play_game(params, pol_ids, pol_params, seed, game_start + i, hand_seat[i], hand_info[i],
+                  game_info[i], events[i], S, rng)
+
+
+@njit(cache=True)
+def trace_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info,
+               events, trace):
+    """One game with every step written to ``trace`` (replay); returns the trace rows used."""
+    players = params[PR_PLAYERS]
+    S = new_state(events.shape[0], trace.shape[0])
+    rng = np.zeros((1 + players, 4), np.uint64)
+    play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info, events,
+              S, rng)
+    return copy_trace(S, trace)

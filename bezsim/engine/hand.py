@@ -1,0 +1,335 @@
+"""One hand of the ordinary game (R2): deal, 24 stock tricks with declarations and draws,
+8 tricks under stage-2 duties, brisques and last trick. Reads the params array only."""
+
+from numba import njit
+
+from bezsim.engine.constants import (
+    A_STOP,
+    ACE,
+    BRISQUES_WHEN_WON,
+    D_DECLARE,
+    D_PLAY,
+    EV_SCORED,
+    EV_SCORED_PENDING,
+    K_BRISQUES,
+    K_LAST_TRICK,
+    K_SEVEN_DECLARE,
+    K_SEVEN_EXCHANGE,
+    K_SEVEN_PLAYED,
+    K_SEVEN_TURNUP,
+    LAST_BOTH,
+    LAST_TRICK24,
+    LAST_TRICK32,
+    LOC_PLAYED,
+    LOC_STOCK,
+    LOC_TRICK,
+    LOC_TURNUP,
+    N_KINDS,
+    NO_CARD,
+    PR_BRISQUE_VALUE,
+    PR_BRISQUES_WHEN,
+    PR_DEAL_B1,
+    PR_DEAL_B2,
+    PR_DEAL_B3,
+    PR_DECL_AFTER_LAST,
+    PR_HAND_SIZE,
+    PR_LAST_TRICK,
+    PR_PACKS,
+    PR_PLAYERS,
+    PR_POINTS,
+    PR_SEVEN_IS_DECL,
+    PR_SEVEN_WHEN,
+    PR_STAGE2_DUTY,
+    SC_DEALER,
+    SC_EXCHANGED,
+    SC_HAND,
+    SC_HAND_POINTS,
+    SC_LEADER,
+    SC_N_TRICK,
+    SC_STAGE,
+    SC_STOCK_LEFT,
+    SC_TRICK,
+    SC_TRUMP,
+    SC_TURNUP,
+    SEVEN,
+    SEVEN_WHEN_PLAYED,
+    TEN,
+    TR_DEAL,
+    TR_DRAW,
+    TR_HAND_START,
+    TR_PLAY,
+    TR_TRICK_WON,
+    TRICK_DEAL,
+    V_PLAYED,
+    V_SHOWN,
+    V_TRICK,
+    V_TURNUP,
+    V_UNSEEN,
+)
+from bezsim.engine.melds import (
+    code_kind,
+    legal_declarations,
+    pending_announce,
+    pending_flush,
+    pending_index,
+    pending_on_play,
+    pending_remove,
+    score_combination,
+    score_seven,
+)
+from bezsim.engine.rng import below
+from bezsim.engine.state import (
+    CTR_FAULT,
+    CTR_STOCK_POS,
+    FAULT_POLICY,
+    N_MAX,
+    O_ACTS,
+    O_APTS,
+    O_BRISQ,
+    O_DECISION,
+    O_HAND_N,
+    O_HIST,
+    O_HPTS,
+    O_LOC,
+    O_N_ACTS,
+    O_PEND_N,
+    O_SC,
+    O_SEEN,
+    O_STOCK,
+    O_TRICK,
+    O_WON,
+    give,
+    record_event,
+    reveal_all,
+    set_seen,
+    take,
+    trace_add,
+    trace_on,
+)
+from bezsim.engine.tricks import legal_plays, winning_index
+from bezsim.policies.builtin import choose
+
+
+@njit(cache=True, _nrt=False)
+def decide(S, rng, pol_ids, pol_params, decision, seat, n):
+    """Ask the seat's policy (contract in policies/builtin.py); returns an index into the
+    offered actions. An index outside them is a policy fault, flagged for the caller."""
+    S[O_N_ACTS] = n
+    S[O_DECISION] = decision
+    idx = choose(pol_ids[seat], S, seat, pol_params, rng)
+    if idx < 0 or idx >= n:
+        S[CTR_FAULT] = FAULT_POLICY
+        return 0
+    return idx
+
+
+@njit(cache=True, _nrt=False)
+def reset_hand(params, S):
+    players = params[PR_PLAYERS]
+    n_cards = params[PR_PACKS] * 32
+    for c in range(n_cards):
+        S[O_LOC + c] = LOC_STOCK
+        S[O_HIST + c] = 0
+        for p in range(players):
+            S[O_SEEN + p * N_MAX + c] = V_UNSEEN
+    for p in range(players):
+        S[O_HAND_N + p] = 0
+        S[O_PEND_N + p] = 0
+        S[O_WON + p] = 0
+        S[O_BRISQ + p] = 0
+        S[O_SC + SC_HAND_POINTS + p] = 0
+        for k in range(N_KINDS):
+            S[O_HPTS + p * N_KINDS + k] = 0
+    S[O_SC + SC_EXCHANGED] = 0
+
+
+@njit(cache=True, _nrt=False)
+def deal(params, S, rng, hand_no, dealer):
+    """Shuffle, deal in batches starting left of the dealer, turn up trumps (R2.1)."""
+    reset_hand(params, S)
+    players = params[PR_PLAYERS]
+    n_cards = params[PR_PACKS] * 32
+    for i in range(n_cards):
+        S[O_STOCK + i] = i
+    for i in range(n_cards - 1, 0, -1):
+        j = below(rng[0], i + 1)
+        tmp = S[O_STOCK + i]
+        S[O_STOCK + i] = S[O_STOCK + j]
+        S[O_STOCK + j] = tmp
+    pos = 0
+    for b in (params[PR_DEAL_B1], params[PR_DEAL_B2], params[PR_DEAL_B3]):
+        for k in range(1, players + 1):
+            seat = (dealer + k) % players
+            for _ in range(b):
+                card = S[O_STOCK + pos]
+                give(S, seat, card)
+                if trace_on(S):
+                    trace_add(S, TR_DEAL, hand_no, seat, card, 0, 0, 0, 0)
+                pos += 1
+    turnup = S[O_STOCK + pos]
+    pos += 1
+    S[O_LOC + turnup] = LOC_TURNUP
+    reveal_all(S, players, turnup, V_TURNUP)
+    S[O_SC + SC_TURNUP] = turnup
+    S[O_SC + SC_TRUMP] = (turnup & 31) >> 3
+    S[O_SC + SC_DEALER] = dealer
+    S[O_SC + SC_HAND] = hand_no
+    S[CTR_STOCK_POS] = pos
+    S[O_SC + SC_STOCK_LEFT] = n_cards - pos
+    if trace_on(S):
+        trace_add(S, TR_HAND_START, hand_no, dealer, S[O_SC + SC_TRUMP], turnup,
+                  (dealer + 1) % players, 0, 0)
+    if (turnup & 7) == SEVEN:
+        record_event(S, hand_no, TRICK_DEAL, dealer, K_SEVEN_TURNUP, EV_SCORED, 0,
+                     params[PR_POINTS + K_SEVEN_TURNUP])
+
+
+@njit(cache=True, _nrt=False)
+def play_card(params, S, seat, card, hand_no, trick_no, n_legal):
+    take(S, seat, card)
+    k = S[O_SC + SC_N_TRICK]
+    S[O_TRICK + k] = card
+    S[O_SC + SC_N_TRICK] = k + 1
+    S[O_LOC + card] = LOC_TRICK
+    reveal_all(S, params[PR_PLAYERS], card, V_TRICK)
+    if trace_on(S):
+        trace_add(S, TR_PLAY, hand_no, trick_no, seat, card, n_legal, 0, 0)
+    if S[O_PEND_N + seat] > 0:
+        pending_on_play(S, seat, card, hand_no, trick_no)
+    if (params[PR_SEVEN_WHEN] == SEVEN_WHEN_PLAYED and S[O_SC + SC_STAGE] == 1
+            and (card & 31) == S[O_SC + SC_TRUMP] * 8 + SEVEN):
+        record_event(S, hand_no, trick_no, seat, K_SEVEN_PLAYED, EV_SCORED, 0,
+                     params[PR_POINTS + K_SEVEN_PLAYED])
+
+
+@njit(cache=True, _nrt=False)
+def draw(params, S, seat, hand_no, trick_no):
+    """Top card of the stock; once it is empty, the turn-up (or the seven exchanged for it)."""
+    n_cards = params[PR_PACKS] * 32
+    pos = S[CTR_STOCK_POS]
+    if pos < n_cards:
+        card = S[O_STOCK + pos]
+        S[CTR_STOCK_POS] = pos + 1
+        S[O_SC + SC_STOCK_LEFT] = n_cards - pos - 1
+        give(S, seat, card)
+    else:
+        card = S[O_SC + SC_TURNUP]
+        S[O_SC + SC_TURNUP] = NO_CARD
+        give(S, seat, card)
+        for p in range(params[PR_PLAYERS]):
+            if p != seat:
+                set_seen(S, p, card, V_SHOWN + seat)
+    if trace_on(S):
+        trace_add(S, TR_DRAW, hand_no, trick_no, seat, card, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def declare_phase(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no, announce):
+    """The trick winner's declarations (R1.7, R1.10, R2.3): one combination, plus the seven
+    of trumps unless option seven_exchange_is_declaration makes it the one declaration."""
+    seven_is_decl = params[PR_SEVEN_IS_DECL] != 0
+    combos_left = 1
+    sevens_left = 0 if seven_is_decl else 1
+    while True:
+        allow_seven = combos_left > 0 if seven_is_decl else sevens_left > 0
+        n = legal_declarations(params, S, seat, combos_left > 0, allow_seven, O_ACTS)
+        if n == 0:
+            return
+        S[O_ACTS + n] = A_STOP
+        S[O_APTS + n] = 0
+        n += 1
+        code = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_DECLARE, seat, n)]
+        if code == A_STOP:
+            return
+        kind = code_kind(code)
+        if kind == K_SEVEN_EXCHANGE or kind == K_SEVEN_DECLARE:
+            score_seven(params, S, seat, code, hand_no, trick_no)
+            if seven_is_decl:
+                combos_left -= 1
+            else:
+                sevens_left -= 1
+            continue
+        i = pending_index(S, seat, code)
+        status = EV_SCORED
+        if i >= 0:
+            pending_remove(S, seat, i)
+            status = EV_SCORED_PENDING
+        score_combination(params, S, seat, code, hand_no, trick_no, status)
+        combos_left -= 1
+        if announce:
+            pending_announce(params, S, seat, O_ACTS)
+
+
+@njit(cache=True, _nrt=False)
+def finish_trick(params, S, leader, hand_no, trick_no, n_tricks, stage1_tricks):
+    """Winner, brisques and last-trick points of a complete trick; returns the winner."""
+    players = params[PR_PLAYERS]
+    wi = winning_index(S, players, S[O_SC + SC_TRUMP])
+    winner = (leader + wi) % players
+    S[O_WON + winner] += 1
+    brisques = 0
+    for k in range(players):
+        c = S[O_TRICK + k]
+        r = c & 7
+        if r == ACE or r == TEN:
+            brisques += params[PR_BRISQUE_VALUE]
+        S[O_LOC + c] = LOC_PLAYED
+        reveal_all(S, players, c, V_PLAYED)
+    if trace_on(S):
+        trace_add(S, TR_TRICK_WON, hand_no, trick_no, winner, S[O_TRICK],
+                  S[O_TRICK + 1] if players > 1 else -1, S[O_TRICK + 2] if players > 2 else -1,
+                  S[O_TRICK + 3] if players > 3 else -1)
+    if params[PR_BRISQUES_WHEN] == BRISQUES_WHEN_WON:
+        if brisques > 0:
+            record_event(S, hand_no, trick_no, winner, K_BRISQUES, EV_SCORED, 0, brisques)
+    else:
+        S[O_BRISQ + winner] += brisques
+    mode = params[PR_LAST_TRICK]
+    if ((trick_no == n_tricks and (mode == LAST_TRICK32 or mode == LAST_BOTH))
+            or (trick_no == stage1_tricks and (mode == LAST_TRICK24 or mode == LAST_BOTH))):
+        record_event(S, hand_no, trick_no, winner, K_LAST_TRICK, EV_SCORED, 0,
+                     params[PR_POINTS + K_LAST_TRICK])
+    S[O_SC + SC_N_TRICK] = 0
+    return winner
+
+
+@njit(cache=True, _nrt=False)
+def play_hand(params, S, rng, pol_ids, pol_params, hand_no, dealer):
+    """Play one hand; points land in O_HPTS (by kind) and SC_HAND_POINTS + seat.
+    Returns (winner of the last stock trick, winner of the last trick)."""
+    players = params[PR_PLAYERS]
+    n_cards = params[PR_PACKS] * 32
+    n_tricks = n_cards // players
+    stage1_tricks = (n_cards - players * params[PR_HAND_SIZE]) // players
+    duty = params[PR_STAGE2_DUTY]
+    deal(params, S, rng, hand_no, dealer)
+    leader = (dealer + 1) % players
+    winner = leader
+    winner_stage1 = -1
+    for t in range(1, n_tricks + 1):
+        stage = 1 if t <= stage1_tricks else 2
+        S[O_SC + SC_TRICK] = t
+        S[O_SC + SC_LEADER] = leader
+        S[O_SC + SC_STAGE] = stage
+        S[O_SC + SC_N_TRICK] = 0
+        for k in range(players):
+            seat = (leader + k) % players
+            n = legal_plays(S, seat, k, S[O_SC + SC_TRUMP], stage, duty)
+            card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_PLAY, seat, n)]
+            play_card(params, S, seat, card, hand_no, t, n)
+        winner = finish_trick(params, S, leader, hand_no, t, n_tricks, stage1_tricks)
+        if stage == 1:
+            if t < stage1_tricks or params[PR_DECL_AFTER_LAST]:
+                declare_phase(params, S, rng, pol_ids, pol_params, winner, hand_no, t,
+                              t < stage1_tricks)
+            if t == stage1_tricks:
+                winner_stage1 = winner
+                for p in range(players):
+                    pending_flush(S, p, hand_no, t)
+            for k in range(players):
+                draw(params, S, (winner + k) % players, hand_no, t)
+        leader = winner
+    for p in range(players):
+        if S[O_BRISQ + p] > 0:
+            record_event(S, hand_no, n_tricks + 1, p, K_BRISQUES, EV_SCORED, 0, S[O_BRISQ + p])
+    return winner_stage1, winner

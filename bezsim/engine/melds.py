@@ -1,0 +1,466 @@
+"""Declarations of the ordinary game: which combinations a seat may score now (R1.8, R1.9),
+which copies score, and the seven of trumps (R2.3).
+
+A declaration action is ``kind * 4 + suit`` (suit used by marriages). The policy picks the
+kind; the engine picks the physical copies, preferring copies that have already scored in
+other kinds and cards already on the table, so fresh copies stay free for later combinations.
+"""
+
+from numba import njit
+
+from bezsim.engine.constants import (
+    ACE,
+    BEZ_PAIR_BY_TRUMP,
+    DIAMONDS,
+    DOUBLE_BEZ_ALL_AT_ONCE,
+    EV_LOST,
+    EV_SCORED,
+    H_BEZ1,
+    H_BEZ2,
+    H_BEZ3,
+    H_BEZ4,
+    H_CLASS_B,
+    H_CLASS_M,
+    H_FOUR,
+    H_MARRIAGE,
+    H_SEQUENCE,
+    H_SEVEN,
+    JACK,
+    K_BEZIQUE,
+    K_COMMON_MARRIAGE,
+    K_DOUBLE_BEZIQUE,
+    K_FOUR_ACES,
+    K_FOUR_JACKS,
+    K_FOUR_KINGS,
+    K_FOUR_QUEENS,
+    K_ROYAL_MARRIAGE,
+    K_SEQUENCE,
+    K_SEVEN_DECLARE,
+    K_SEVEN_EXCHANGE,
+    KING,
+    LOC_HAND,
+    LOC_TABLE,
+    LOC_TURNUP,
+    MAX_HAND,
+    NO_CARD,
+    PR_BEZ_PAIR,
+    PR_DOUBLE_BEZ,
+    PR_MARR_TO_SEQ,
+    PR_PLAYERS,
+    PR_POINTS,
+    PR_SEVEN_WHEN,
+    QUEEN,
+    SC_EXCHANGED,
+    SC_TRUMP,
+    SC_TURNUP,
+    SEVEN,
+    SEVEN_WHEN_DECLARED,
+    SPADES,
+    TEN,
+    TR_DECLARED_CARD,
+    TR_EXCHANGE,
+    V_MINE,
+    V_SHOWN,
+    V_TURNUP,
+)
+from bezsim.engine.state import (
+    ACTIONS_MAX,  # noqa: E402  (layout of offered actions)
+    N_MAX,
+    O_BUF,
+    O_CNT,
+    O_HAND_N,
+    O_HANDS,
+    O_HIST,
+    O_LOC,
+    O_PEND,
+    O_PEND_N,
+    O_SC,
+    O_SEEN,
+    PENDING_MAX,
+    PENDING_WIDTH,
+    record_event,
+    show,
+    trace_add,
+    trace_on,
+)
+
+# layout of the scratch counts (O_CNT)
+CN_KING = 0        # + suit: kings free for a marriage
+CN_QUEEN = 4       # + suit: queens free for a marriage
+CN_SEQ = 8         # + rank (A..J): trump cards free for a sequence
+CN_BQ_SINGLE = 13  # bezique queens never in a bezique
+CN_BJ_SINGLE = 14
+CN_BQ_DOUBLE = 15  # bezique queens never in a double (or higher)
+CN_BJ_DOUBLE = 16
+CN_FOUR = 17       # + rank (A..J): copies never in a four of their rank
+CN_SEVEN = 22      # sevens of trumps not yet scored
+CN_SIZE = 23
+
+FORBID_DOUBLE = H_BEZ2 | H_BEZ3 | H_BEZ4   # no double from a double or a higher bezique
+FOUR_KINDS = (K_FOUR_ACES, -1, K_FOUR_KINGS, K_FOUR_QUEENS, K_FOUR_JACKS)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def code_kind(code):
+    return code >> 2
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def code_suit(code):
+    return code & 3
+
+
+@njit(cache=True, _nrt=False)
+def bezique_faces(params, trump):
+    """(queen face, jack face) of a bezique: Q♠ J♦, or option ``bezique_pair=by_trump``."""
+    if params[PR_BEZ_PAIR] == BEZ_PAIR_BY_TRUMP:
+        return trump * 8 + QUEEN, (3 - trump) * 8 + JACK
+    return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
+
+
+@njit(cache=True, _nrt=False)
+def sequence_forbid(params):
+    if params[PR_MARR_TO_SEQ]:
+        return H_SEQUENCE
+    return H_SEQUENCE | H_MARRIAGE
+
+
+@njit(cache=True, _nrt=False)
+def double_forbid(params):
+    if params[PR_DOUBLE_BEZ] == DOUBLE_BEZ_ALL_AT_ONCE:
+        return H_CLASS_B
+    return FORBID_DOUBLE
+
+
+@njit(cache=True, _nrt=False)
+def count_free_copies(params, S, seat):
+    """Count how many held copies of each needed card may still score (R1.9) into O_CNT."""
+    for i in range(CN_SIZE):
+        S[O_CNT + i] = 0
+    trump = S[O_SC + SC_TRUMP]
+    bq, bj = bezique_faces(params, trump)
+    seq_forbid = sequence_forbid(params)
+    dbl_forbid = double_forbid(params)
+    base = O_HANDS + seat * MAX_HAND
+    for i in range(S[O_HAND_N + seat]):
+        c = S[base + i]
+        f = c & 31
+        r = f & 7
+        s = f >> 3
+        h = S[O_HIST + c]
+        if (r == KING or r == QUEEN) and (h & H_CLASS_M) == 0:
+            S[O_CNT + (CN_QUEEN if r == QUEEN else CN_KING) + s] += 1
+        if s == trump and r <= JACK and (h & seq_forbid) == 0:
+            S[O_CNT + CN_SEQ + r] += 1
+        if f == bq:
+            if (h & H_CLASS_B) == 0:
+                S[O_CNT + CN_BQ_SINGLE] += 1
+            if (h & dbl_forbid) == 0:
+                S[O_CNT + CN_BQ_DOUBLE] += 1
+        elif f == bj:
+            if (h & H_CLASS_B) == 0:
+                S[O_CNT + CN_BJ_SINGLE] += 1
+            if (h & dbl_forbid) == 0:
+                S[O_CNT + CN_BJ_DOUBLE] += 1
+        if r <= JACK and r != TEN and (h & H_FOUR) == 0:
+            S[O_CNT + CN_FOUR + r] += 1
+        if s == trump and r == SEVEN and (h & H_SEVEN) == 0:
+            S[O_CNT + CN_SEVEN] += 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _offer(S, out, n, kind, suit, points):
+    S[out + n] = kind * 4 + suit
+    S[out + ACTIONS_MAX + n] = points
+    return n + 1
+
+
+@njit(cache=True, _nrt=False)
+def exchange_possible(S):
+    turnup = S[O_SC + SC_TURNUP]
+    return S[O_SC + SC_EXCHANGED] == 0 and turnup != NO_CARD and (turnup & 7) != SEVEN
+
+
+@njit(cache=True, _nrt=False)
+def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
+    """Write the declarations ``seat`` may make now at S[out:] (codes) and
+    S[out + ACTIONS_MAX:] (points); return how many.
+
+    ``allow_combo``: a combination may still score on this win (R1.10: one per trick).
+    ``allow_seven``: the seven of trumps may still be exchanged or declared (R2.3).
+    """
+    count_free_copies(params, S, seat)
+    trump = S[O_SC + SC_TRUMP]
+    n = 0
+    if allow_combo:
+        for s in range(4):
+            if S[O_CNT + CN_KING + s] > 0 and S[O_CNT + CN_QUEEN + s] > 0:
+                kind = K_ROYAL_MARRIAGE if s == trump else K_COMMON_MARRIAGE
+                n = _offer(S, out, n, kind, s, params[PR_POINTS + kind])
+        if (S[O_CNT + CN_SEQ + ACE] > 0 and S[O_CNT + CN_SEQ + TEN] > 0
+                and S[O_CNT + CN_SEQ + KING] > 0 and S[O_CNT + CN_SEQ + QUEEN] > 0
+                and S[O_CNT + CN_SEQ + JACK] > 0):
+            n = _offer(S, out, n, K_SEQUENCE, 0, params[PR_POINTS + K_SEQUENCE])
+        if S[O_CNT + CN_BQ_SINGLE] > 0 and S[O_CNT + CN_BJ_SINGLE] > 0:
+            n = _offer(S, out, n, K_BEZIQUE, 0, params[PR_POINTS + K_BEZIQUE])
+        # a double needs one card new to the bezique class (R1.9 rule 3): two singles never do
+        if (S[O_CNT + CN_BQ_DOUBLE] >= 2 and S[O_CNT + CN_BJ_DOUBLE] >= 2
+                and S[O_CNT + CN_BQ_SINGLE] + S[O_CNT + CN_BJ_SINGLE] > 0):
+            n = _offer(S, out, n, K_DOUBLE_BEZIQUE, 0, params[PR_POINTS + K_DOUBLE_BEZIQUE])
+        for r in (ACE, KING, QUEEN, JACK):
+            if S[O_CNT + CN_FOUR + r] >= 4:
+                kind = FOUR_KINDS[r]
+                n = _offer(S, out, n, kind, 0, params[PR_POINTS + kind])
+    if allow_seven and S[O_CNT + CN_SEVEN] > 0:
+        if exchange_possible(S):
+            n = _offer(S, out, n, K_SEVEN_EXCHANGE, 0, params[PR_POINTS + K_SEVEN_EXCHANGE])
+        if params[PR_SEVEN_WHEN] == SEVEN_WHEN_DECLARED:
+            n = _offer(S, out, n, K_SEVEN_DECLARE, 0, params[PR_POINTS + K_SEVEN_DECLARE])
+    return n
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _popcount8(h):
+    n = 0
+    while h:
+        n += h & 1
+        h >>= 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _pick(S, seat, match, by_rank, forbid, n_out):
+    """Best held copy of a face (or of a rank when by_rank) free of ``forbid`` bits and not
+    already among the first n_out cards of O_BUF: most history first, then shown cards,
+    then lowest id."""
+    best = NO_CARD
+    best_key = -1
+    base = O_HANDS + seat * MAX_HAND
+    for i in range(S[O_HAND_N + seat]):
+        c = S[base + i]
+        if by_rank:
+            if (c & 7) != match:
+                continue
+        elif (c & 31) != match:
+            continue
+        h = S[O_HIST + c]
+        if h & forbid:
+            continue
+        taken = False
+        for j in range(n_out):
+            if S[O_BUF + j] == c:
+                taken = True
+        if taken:
+            continue
+        key = _popcount8(h) * 2 + (1 if S[O_LOC + c] >= LOC_TABLE else 0)
+        if key > best_key or (key == best_key and c < best):
+            best = c
+            best_key = key
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _ensure_new_to_bezique_class(S, seat, n_out, bq, bj):
+    """R1.9 rule 3 for a double: if every chosen copy already scored in class B, swap one for
+    a held copy that never did."""
+    for j in range(n_out):
+        if (S[O_HIST + S[O_BUF + j]] & H_CLASS_B) == 0:
+            return
+    base = O_HANDS + seat * MAX_HAND
+    for i in range(S[O_HAND_N + seat]):
+        c = S[base + i]
+        f = c & 31
+        if (f == bq or f == bj) and (S[O_HIST + c] & H_CLASS_B) == 0:
+            for j in range(n_out):
+                if S[O_BUF + j] & 31 == f:
+                    S[O_BUF + j] = c
+                    return
+
+
+@njit(cache=True, _nrt=False)
+def select_copies(params, S, seat, code):
+    """Choose the physical copies that make combination ``code`` into O_BUF; return how many."""
+    kind = code_kind(code)
+    s = code_suit(code)
+    trump = S[O_SC + SC_TRUMP]
+    n = 0
+    if kind == K_COMMON_MARRIAGE or kind == K_ROYAL_MARRIAGE:
+        S[O_BUF] = _pick(S, seat, s * 8 + KING, False, H_CLASS_M, 0)
+        S[O_BUF + 1] = _pick(S, seat, s * 8 + QUEEN, False, H_CLASS_M, 1)
+        n = 2
+    elif kind == K_SEQUENCE:
+        forbid = sequence_forbid(params)
+        for r in (ACE, TEN, KING, QUEEN, JACK):
+            S[O_BUF + n] = _pick(S, seat, trump * 8 + r, False, forbid, n)
+            n += 1
+    elif kind == K_BEZIQUE:
+        bq, bj = bezique_faces(params, trump)
+        S[O_BUF] = _pick(S, seat, bq, False, H_CLASS_B, 0)
+        S[O_BUF + 1] = _pick(S, seat, bj, False, H_CLASS_B, 1)
+        n = 2
+    elif kind == K_DOUBLE_BEZIQUE:
+        bq, bj = bezique_faces(params, trump)
+        forbid = double_forbid(params)
+        for f in (bq, bq, bj, bj):
+            S[O_BUF + n] = _pick(S, seat, f, False, forbid, n)
+            n += 1
+        _ensure_new_to_bezique_class(S, seat, n, bq, bj)
+    else:
+        r = ACE
+        if kind == K_FOUR_KINGS:
+            r = KING
+        elif kind == K_FOUR_QUEENS:
+            r = QUEEN
+        elif kind == K_FOUR_JACKS:
+            r = JACK
+        for _ in range(4):
+            S[O_BUF + n] = _pick(S, seat, r, True, H_FOUR, n)
+            n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def history_bit(kind):
+    if kind == K_COMMON_MARRIAGE or kind == K_ROYAL_MARRIAGE:
+        return H_MARRIAGE
+    if kind == K_SEQUENCE:
+        return H_SEQUENCE
+    if kind == K_BEZIQUE:
+        return H_BEZ1
+    if kind == K_DOUBLE_BEZIQUE:
+        return H_BEZ2
+    return H_FOUR
+
+
+@njit(cache=True, _nrt=False)
+def score_combination(params, S, seat, code, hand_no, trick, status):
+    """Score combination ``code`` for ``seat``: copies marked, shown, event recorded."""
+    players = params[PR_PLAYERS]
+    kind = code_kind(code)
+    n = select_copies(params, S, seat, code)
+    bit = history_bit(kind)
+    for j in range(n):
+        c = S[O_BUF + j]
+        S[O_HIST + c] |= bit
+        show(S, players, seat, c)
+        if trace_on(S):
+            trace_add(S, TR_DECLARED_CARD, hand_no, trick, seat, c, kind, 0, 0)
+    extra = code_suit(code) + 1 if kind <= K_ROYAL_MARRIAGE else 0
+    record_event(S, hand_no, trick, seat, kind, status, extra, params[PR_POINTS + kind])
+
+
+@njit(cache=True, _nrt=False)
+def _held_seven(S, seat):
+    """A seven of trumps the seat holds that has not scored (lowest id: deterministic)."""
+    best = NO_CARD
+    face = S[O_SC + SC_TRUMP] * 8 + SEVEN
+    base = O_HANDS + seat * MAX_HAND
+    for i in range(S[O_HAND_N + seat]):
+        c = S[base + i]
+        if (c & 31) == face and (S[O_HIST + c] & H_SEVEN) == 0 and (best == NO_CARD or c < best):
+            best = c
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def score_seven(params, S, seat, code, hand_no, trick):
+    """Exchange the seven of trumps for the turn-up, or declare it (R2.3): 10 either way."""
+    players = params[PR_PLAYERS]
+    kind = code_kind(code)
+    seven = _held_seven(S, seat)
+    S[O_HIST + seven] |= H_SEVEN
+    if kind == K_SEVEN_EXCHANGE:
+        turnup = S[O_SC + SC_TURNUP]
+        base = O_HANDS + seat * MAX_HAND
+        for i in range(S[O_HAND_N + seat]):
+            if S[base + i] == seven:
+                S[base + i] = turnup
+        S[O_LOC + turnup] = LOC_HAND + seat
+        for p in range(players):
+            S[O_SEEN + p * N_MAX + turnup] = V_MINE if p == seat else V_SHOWN + seat
+            S[O_SEEN + p * N_MAX + seven] = V_TURNUP
+        S[O_LOC + seven] = LOC_TURNUP
+        S[O_SC + SC_TURNUP] = seven
+        S[O_SC + SC_EXCHANGED] = 1
+        if trace_on(S):
+            trace_add(S, TR_EXCHANGE, hand_no, trick, seat, seven, turnup, 0, 0)
+    else:
+        show(S, players, seat, seven)
+        if trace_on(S):
+            trace_add(S, TR_DECLARED_CARD, hand_no, trick, seat, seven, kind, 0, 0)
+    record_event(S, hand_no, trick, seat, kind, EV_SCORED, 0, params[PR_POINTS + kind])
+
+
+# --- combinations shown "to score" (R1.10) ---------------------------------------------------
+
+@njit(cache=True, inline="always", _nrt=False)
+def _pend_at(seat, i):
+    return O_PEND + (seat * PENDING_MAX + i) * PENDING_WIDTH
+
+
+@njit(cache=True, _nrt=False)
+def pending_index(S, seat, code):
+    for i in range(S[O_PEND_N + seat]):
+        if S[_pend_at(seat, i)] == code:
+            return i
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def pending_remove(S, seat, i):
+    last = S[O_PEND_N + seat] - 1
+    for k in range(PENDING_WIDTH):
+        S[_pend_at(seat, i) + k] = S[_pend_at(seat, last) + k]
+    S[O_PEND_N + seat] = last
+
+
+@njit(cache=True, _nrt=False)
+def pending_announce(params, S, seat, scratch):
+    """After scoring one combination, every other one the seat can show is shown 'to score'."""
+    players = params[PR_PLAYERS]
+    n = legal_declarations(params, S, seat, True, False, scratch)
+    for a in range(n):
+        code = S[scratch + a]
+        if pending_index(S, seat, code) >= 0 or S[O_PEND_N + seat] >= PENDING_MAX:
+            continue
+        k = select_copies(params, S, seat, code)
+        at = _pend_at(seat, S[O_PEND_N + seat])
+        S[at] = code
+        S[at + 1] = k
+        for j in range(k):
+            c = S[O_BUF + j]
+            S[at + 2 + j] = c
+            if S[O_LOC + c] < LOC_TABLE:
+                show(S, players, seat, c)
+        S[O_PEND_N + seat] += 1
+
+
+@njit(cache=True, _nrt=False)
+def pending_lose(S, seat, i, hand_no, trick):
+    code = S[_pend_at(seat, i)]
+    kind = code_kind(code)
+    extra = code_suit(code) + 1 if kind <= K_ROYAL_MARRIAGE else 0
+    record_event(S, hand_no, trick, seat, kind, EV_LOST, extra, 0)
+    pending_remove(S, seat, i)
+
+
+@njit(cache=True, _nrt=False)
+def pending_on_play(S, seat, card, hand_no, trick):
+    """A played card kills every 'to score' combination it belonged to."""
+    i = 0
+    while i < S[O_PEND_N + seat]:
+        at = _pend_at(seat, i)
+        hit = False
+        for j in range(S[at + 1]):
+            if S[at + 2 + j] == card:
+                hit = True
+        if hit:
+            pending_lose(S, seat, i, hand_no, trick)
+        else:
+            i += 1
+
+
+@njit(cache=True, _nrt=False)
+def pending_flush(S, seat, hand_no, trick):
+    while S[O_PEND_N + seat] > 0:
+        pending_lose(S, seat, S[O_PEND_N + seat] - 1, hand_no, trick)

@@ -1,0 +1,200 @@
+"""Game state as one flat int32 array ``S`` with named regions, and the small moves every rule
+uses.
+
+Why one array: numba reference-counts every array passed to a compiled function, and that
+bookkeeping, not the rules, dominated a hand when the state was twenty separate arrays. With
+one array a call costs one reference, and a game's events and trace live in the same buffer.
+
+A card is always in exactly one place (``O_LOC``); each seat's knowledge of every card is kept
+incrementally in its ``O_SEEN`` row, so a policy reads its own row and the public regions
+(``O_SC``, ``O_TRICK``, ``O_HIST``, ``O_ACTS``, ``O_APTS``) and nothing else.
+"""
+
+import numpy as np
+from numba import njit
+
+from bezsim.engine.constants import (
+    LOC_HAND,
+    LOC_TABLE,
+    MAX_HAND,
+    MAX_PLAYERS,
+    N_KINDS,
+    SC_HAND_POINTS,
+    SC_SIZE,
+    TR_SIZE,
+    V_MINE,
+    V_MINE_SHOWN,
+    V_SHOWN,
+)
+
+N_MAX = 192            # six packs
+PENDING_MAX = 16       # "to score" combinations a seat can hold at once (R1.10)
+PENDING_WIDTH = 8      # code, n cards, up to 5 card ids
+ACTIONS_MAX = 64
+
+# public regions (a policy may read these)
+O_SC = 0
+O_TRICK = O_SC + 24
+O_N_ACTS = O_TRICK + MAX_PLAYERS
+O_DECISION = O_N_ACTS + 1
+O_ACTS = O_DECISION + 3
+O_APTS = O_ACTS + ACTIONS_MAX
+O_HIST = O_APTS + ACTIONS_MAX                 # declaration history bits of each copy
+O_SEEN = O_HIST + N_MAX                       # + seat * N_MAX: that seat's knowledge (V_*)
+# private regions (engine only)
+O_LOC = O_SEEN + MAX_PLAYERS * N_MAX
+O_HANDS = O_LOC + N_MAX                       # + seat * MAX_HAND
+O_HAND_N = O_HANDS + MAX_PLAYERS * MAX_HAND
+O_STOCK = O_HAND_N + MAX_PLAYERS
+O_PEND = O_STOCK + N_MAX                      # + (seat * PENDING_MAX + i) * PENDING_WIDTH
+O_PEND_N = O_PEND + MAX_PLAYERS * PENDING_MAX * PENDING_WIDTH
+O_HPTS = O_PEND_N + MAX_PLAYERS               # + seat * N_KINDS + kind: points this hand
+O_WON = O_HPTS + MAX_PLAYERS * N_KINDS
+O_BRISQ = O_WON + MAX_PLAYERS
+O_CNT = O_BRISQ + MAX_PLAYERS                 # scratch counts (melds)
+O_BUF = O_CNT + 32                            # scratch card list (melds)
+O_CTR = O_BUF + 8
+O_EV_CAP = O_CTR + 8
+O_TR_CAP = O_EV_CAP + 1
+O_EVENTS = O_TR_CAP + 1                       # 2 words per event
+S_BASE = O_EVENTS
+
+CTR_EVENTS = O_CTR + 0
+CTR_TRACE = O_CTR + 1
+CTR_FAULT = O_CTR + 2      # 1: more rows needed than given; 2: a policy broke the contract
+CTR_STOCK_POS = O_CTR + 3
+FAULT_OVERFLOW = 1
+FAULT_POLICY = 2
+
+
+@njit(cache=True)
+def new_state(event_cap, trace_cap):
+    S = np.zeros(S_BASE + 2 * event_cap + TR_SIZE * trace_cap, np.int32)
+    S[O_EV_CAP] = event_cap
+    S[O_TR_CAP] = trace_cap
+    return S
+
+
+@njit(cache=True, _nrt=False)
+def reset_game(S):
+    """Counters and public scalars back to zero, so one buffer can serve game after game."""
+    for i in range(8):
+        S[O_CTR + i] = 0
+    for i in range(24):
+        S[O_SC + i] = 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def trace_on(S):
+    return S[O_TR_CAP] > 0
+
+
+@njit(cache=True, _nrt=False)
+def trace_add(S, kind, a, b, c, d, e, f, g):
+    n = S[CTR_TRACE]
+    if n >= S[O_TR_CAP]:
+        S[CTR_FAULT] = FAULT_OVERFLOW
+        return
+    at = O_EVENTS + 2 * S[O_EV_CAP] + TR_SIZE * n
+    S[at] = kind
+    S[at + 1] = a
+    S[at + 2] = b
+    S[at + 3] = c
+    S[at + 4] = d
+    S[at + 5] = e
+    S[at + 6] = f
+    S[at + 7] = g
+    S[CTR_TRACE] = n + 1
+
+
+@njit(cache=True, _nrt=False)
+def copy_trace(S, out):
+    base = O_EVENTS + 2 * S[O_EV_CAP]
+    n = min(S[CTR_TRACE], out.shape[0])
+    for i in range(n):
+        for k in range(TR_SIZE):
+            out[i, k] = S[base + TR_SIZE * i + k]
+    return S[CTR_TRACE]
+
+
+@njit(cache=True, _nrt=False)
+def record_event(S, hand, trick, seat, kind, status, extra, points):
+    """A scoring event: counted in the hand's points and kept for the events table."""
+    S[O_HPTS + seat * N_KINDS + kind] += points
+    S[O_SC + SC_HAND_POINTS + seat] += points
+    n = S[CTR_EVENTS]
+    if n < S[O_EV_CAP]:
+        S[O_EVENTS + 2 * n] = hand | (trick << 8) | (seat << 16) | (kind << 20)
+        S[O_EVENTS + 2 * n + 1] = status | (extra << 4) | (points << 12)
+    else:
+        S[CTR_FAULT] = FAULT_OVERFLOW
+    S[CTR_EVENTS] = n + 1
+
+
+@njit(cache=True, _nrt=False)
+def copy_events(S, out):
+    """Unpack the game's events into the int64 layout of api.unpack_events."""
+    n = min(S[CTR_EVENTS], S[O_EV_CAP], out.shape[0])
+    for i in range(n):
+        w0 = np.int64(S[O_EVENTS + 2 * i])
+        w1 = np.int64(S[O_EVENTS + 2 * i + 1])
+        status = w1 & 0xF
+        extra = (w1 >> 4) & 0xFF
+        points = w1 >> 12
+        out[i] = (w0 & 0xFFFFF) | ((w0 >> 20) << 20) | (status << 28) | (extra << 32) \
+            | (points << 40)
+    return S[CTR_EVENTS]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def hand_card(S, seat, i):
+    return S[O_HANDS + seat * MAX_HAND + i]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def set_seen(S, seat, card, code):
+    S[O_SEEN + seat * N_MAX + card] = code
+
+
+@njit(cache=True, _nrt=False)
+def give(S, seat, card):
+    """Card into a seat's concealed hand."""
+    n = S[O_HAND_N + seat]
+    S[O_HANDS + seat * MAX_HAND + n] = card
+    S[O_HAND_N + seat] = n + 1
+    S[O_LOC + card] = LOC_HAND + seat
+    set_seen(S, seat, card, V_MINE)
+
+
+@njit(cache=True, _nrt=False)
+def take(S, seat, card):
+    """Card out of a seat's hand (the caller says where it goes)."""
+    base = O_HANDS + seat * MAX_HAND
+    n = S[O_HAND_N + seat]
+    for i in range(n):
+        if S[base + i] == card:
+            S[base + i] = S[base + n - 1]
+            S[O_HAND_N + seat] = n - 1
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def show(S, players, seat, card):
+    """Card held by ``seat`` laid face up (declared): every seat now knows where it is."""
+    S[O_LOC + card] = LOC_TABLE + seat
+    for p in range(players):
+        set_seen(S, p, card, V_MINE_SHOWN if p == seat else V_SHOWN + seat)
+
+
+@njit(cache=True, _nrt=False)
+def reveal_all(S, players, card, code):
+    for p in range(players):
+        set_seen(S, p, card, code)
+
+
+def state_size(event_cap: int, trace_cap: int) -> int:
+    return S_BASE + 2 * event_cap + TR_SIZE * trace_cap
+
+
+assert SC_SIZE <= 24

@@ -1,0 +1,141 @@
+"""``DIR/manifest.json``: what run a directory holds, so a rerun can resume it safely.
+
+The identity (rules, policies, seed, games, shard size, bezsim version) decides the output;
+a directory is resumed only by a command with the same identity, and refused otherwise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Literal
+
+from bezsim import __version__
+from bezsim.errors import BezsimError
+from bezsim.rules import Rules
+
+MANIFEST_NAME = "manifest.json"
+MANIFEST_FORMAT = 1
+IDENTITY_KEYS = ("bezsim_version", "rules", "policies", "seed", "games", "shard_size")
+
+
+def run_identity(rules: Rules, policies: list[str], seed: int, games: int,
+                 shard_size: int) -> dict[str, Any]:
+    """Everything the tables depend on (threads do not count: results ignore them)."""
+    identity = {
+        "bezsim_version": __version__,
+        "rules": rules.to_dict(),
+        "policies": list(policies),
+        "seed": int(seed),
+        "games": int(games),
+        "shard_size": int(shard_size),
+    }
+    # normalise through JSON so a fresh identity compares equal to one read from disk
+    return json.loads(json.dumps(identity, sort_keys=True))
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def build_manifest(identity: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "format": MANIFEST_FORMAT,
+        **identity,
+        "tables": ["hands", "games", "declarations"],
+        "versions": {"python": platform.python_version(),
+                     **{p: _version(p) for p in ("numba", "numpy", "pyarrow", "pandas")}},
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def read_manifest(out_dir: str | os.PathLike) -> dict[str, Any] | None:
+    """The manifest of ``out_dir``, or None if there is none."""
+    path = Path(out_dir) / MANIFEST_NAME
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise BezsimError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        manifest = json.loads(text)
+    except json.JSONDecodeError:
+        raise BezsimError(f"{path} is not valid JSON; was it edited by hand?") from None
+    if not isinstance(manifest, dict):
+        raise BezsimError(f"{path} is not a bezsim manifest")
+    return manifest
+
+
+def write_manifest(out_dir: str | os.PathLike, manifest: dict[str, Any]) -> Path:
+    """Write atomically: a half-written manifest would make the directory unresumable."""
+    path = Path(out_dir) / MANIFEST_NAME
+    tmp = path.with_name(f".{MANIFEST_NAME}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump(manifest, handle, indent=2, sort_keys=True, ensure_ascii=False)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise BezsimError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return path
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def describe_difference(found: dict[str, Any], wanted: dict[str, Any]) -> str | None:
+    """First way a stored run differs from the wanted one, said as 'stored, not wanted'."""
+    found_rules, wanted_rules = found.get("rules") or {}, wanted["rules"]
+    if found_rules.get("variant") != wanted_rules["variant"]:
+        return f"variant {found_rules.get('variant')}, not {wanted_rules['variant']}"
+    found_opts, wanted_opts = found_rules.get("options") or {}, wanted_rules["options"]
+    for name in sorted(set(found_opts) | set(wanted_opts)):
+        if found_opts.get(name) != wanted_opts.get(name):
+            return f"option {name}={found_opts.get(name)}, not {wanted_opts.get(name)}"
+    labels = {"seed": "seed", "games": "games", "policies": "policies",
+              "shard_size": "shard size", "bezsim_version": "made by bezsim"}
+    for key in ("seed", "games", "policies", "shard_size", "bezsim_version"):
+        if found.get(key) != wanted[key]:
+            return f"{labels[key]} {_show(found.get(key))}, not {_show(wanted[key])}"
+    return None
+
+
+def check_out_dir(out_dir: str | os.PathLike,
+                  identity: dict[str, Any]) -> Literal["new", "resume"]:
+    """Decide what ``out_dir`` is for this run: ``new`` (absent or empty), ``resume`` (same
+    run), or raise BezsimError (a different run, or foreign files)."""
+    path = Path(out_dir)
+    try:
+        if not path.exists():
+            return "new"
+        if not path.is_dir():
+            raise BezsimError(f"output path {path} exists and is not a directory")
+        manifest = read_manifest(path)
+        if manifest is None:
+            if any(path.iterdir()):
+                raise BezsimError(f"output directory {path} is not empty and holds no bezsim "
+                                  f"run (no {MANIFEST_NAME}); choose another output directory")
+            return "new"
+    except OSError as exc:
+        raise BezsimError(f"cannot read output directory {path}: {exc.strerror or exc}") from exc
+    difference = describe_difference(manifest, identity)
+    if difference:
+        raise BezsimError(f"output directory {path} holds a different run ({difference}); "
+                          "choose another output directory or delete this one")
+    return "resume"

@@ -1,0 +1,91 @@
+"""Explicit Arrow schemas of the three output tables.
+
+Small integer types keep shards compact (a run can hold millions of hand rows); strings that
+repeat (policy, suit, card, kind, status) are dictionary-encoded against FIXED dictionaries,
+so every shard of every run has identical categories and files concatenate cleanly.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from bezsim.cards import SUIT_SYMBOLS, card_name
+from bezsim.engine.constants import KIND_NAMES, STATUS_NAMES
+
+TABLE_NAMES = ("hands", "games", "declarations")
+
+# int8 indices: every dictionary below has far fewer than 128 entries
+DICT_STRING = pa.dictionary(pa.int8(), pa.string())
+
+SUIT_DICT: tuple[str, ...] = SUIT_SYMBOLS
+FACE_DICT: tuple[str, ...] = tuple(card_name(face) for face in range(32))
+KIND_DICT: tuple[str, ...] = KIND_NAMES
+STATUS_DICT: tuple[str, ...] = STATUS_NAMES
+
+
+def kind_column(kind: str) -> str:
+    """Name of the hands column holding a seat's points of one scoring kind."""
+    return f"pts_{kind}"
+
+
+def hands_schema() -> pa.Schema:
+    """One row per (game, hand, seat)."""
+    fields = [
+        ("game_id", pa.int64()),
+        ("hand", pa.int16()),
+        ("seat", pa.int8()),
+        ("policy", DICT_STRING),
+        ("dealer", pa.int8()),
+        ("trump", DICT_STRING),
+        ("turnup", DICT_STRING),
+        ("points", pa.int32()),
+        ("score_after", pa.int32()),
+        ("tricks_won", pa.int16()),
+    ]
+    fields += [(kind_column(kind), pa.int32()) for kind in KIND_NAMES]
+    return pa.schema(fields)
+
+
+def games_schema(players: int) -> pa.Schema:
+    """One row per game; per-seat columns are spread wide so a game is one row."""
+    fields = [
+        ("game_id", pa.int64()),
+        ("first_dealer", pa.int8()),
+        ("hands", pa.int16()),
+        ("winner", pa.int8()),
+    ]
+    fields += [(f"score_{seat}", pa.int32()) for seat in range(players)]
+    fields += [("double_game", pa.bool_()), ("stake", pa.int32())]
+    fields += [(f"policy_{seat}", DICT_STRING) for seat in range(players)]
+    return pa.schema(fields)
+
+
+def declarations_schema() -> pa.Schema:
+    """One row per scoring event (declarations, sevens, brisques, last trick)."""
+    return pa.schema([
+        ("game_id", pa.int64()),
+        ("hand", pa.int16()),
+        ("trick", pa.int16()),
+        ("seat", pa.int8()),
+        ("kind", DICT_STRING),
+        ("points", pa.int32()),
+        ("status", DICT_STRING),
+        ("suit", DICT_STRING),
+    ])
+
+
+def table_schemas(players: int) -> dict[str, pa.Schema]:
+    return {
+        "hands": hands_schema(),
+        "games": games_schema(players),
+        "declarations": declarations_schema(),
+    }
+
+
+# Canonical row order: a stable sort on these columns. Declarations have no unique key, but a
+# game's events always sit together in engine order, so a stable sort on game_id is canonical.
+TABLE_KEYS: dict[str, tuple[str, ...]] = {
+    "hands": ("game_id", "hand", "seat"),
+    "games": ("game_id",),
+    "declarations": ("game_id",),
+}

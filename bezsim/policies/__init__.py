@@ -1,0 +1,1 @@
+"""Policies: who decides what a seat plays and declares (see builtin.py for the contract)."""

@@ -1,0 +1,128 @@
+"""Built-in policies, compiled into the engine and chosen by id.
+
+The policy contract. A built-in policy is an njit function
+
+    policy(S, seat, params, rng) -> int
+
+called whenever ``seat`` must decide. ``S`` is the engine's state array; a policy reads only
+what its seat may see (bezsim.engine.state names the regions):
+
+* the decision: ``S[O_DECISION]`` is D_PLAY (the offered actions ``S[O_ACTS:O_ACTS+n]``,
+  n = ``S[O_N_ACTS]``, are the legal card ids) or D_DECLARE (the actions are declaration
+  codes ``kind * 4 + suit`` worth ``S[O_APTS + i]`` points; the last one is A_STOP, which
+  ends declaring on this trick);
+* its own knowledge of every card: ``S[O_SEEN + seat * N_MAX + card]`` (V_* codes: its hand,
+  cards shown on the table and by whom, cards played, the turn-up; other hands and the stock
+  are V_UNSEEN);
+* public facts: ``S[O_SC + SC_*]`` (trumps, trick number, stage, stock left, scores, points
+  this hand), the current trick ``S[O_TRICK:O_TRICK + S[O_SC + SC_N_TRICK]]`` and every
+  copy's declaration history ``S[O_HIST + card]`` (every declaration is shown, so public).
+
+It must not read other regions (hidden hands, stock order). ``params`` is the policy's float64
+parameter row for this seat (``params[seat]``), ``rng[1 + seat]`` its own random stream.
+It returns an index into the offered actions; the engine treats anything else as a fault.
+"""
+
+import numpy as np
+from numba import njit
+
+from bezsim.engine.constants import (
+    ACE,
+    D_PLAY,
+    DIAMONDS,
+    JACK,
+    KING,
+    QUEEN,
+    SC_N_TRICK,
+    SC_STAGE,
+    SC_TRUMP,
+    SPADES,
+    TEN,
+)
+from bezsim.engine.rng import below
+from bezsim.engine.state import O_ACTS, O_APTS, O_DECISION, O_N_ACTS, O_SC, O_TRICK
+from bezsim.engine.tricks import beats, winning_index
+
+RANDOM = 0
+GREEDY = 1
+
+
+@njit(cache=True, _nrt=False)
+def random_policy(S, seat, params, rng):
+    """Uniform over the legal actions (declining to declare included)."""
+    return below(rng[1 + seat], S[O_N_ACTS])
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def keep_value(card, trump):
+    """How much a card is worth keeping: brisques, trumps, combination cards, then rank."""
+    r = card & 7
+    f = card & 31
+    v = 7 - r
+    if r == ACE or r == TEN:
+        v += 20
+    if (f >> 3) == trump:
+        v += 10
+    if r == KING or r == QUEEN or r == JACK:
+        v += 5
+    if f == SPADES * 8 + QUEEN or f == DIAMONDS * 8 + JACK:
+        v += 5
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def greedy_policy(S, seat, params, rng):
+    """Scores the most valuable declaration now; wins a trick when it holds a brisque or the
+    win is cheap, else throws its cheapest card, so brisques are not given away."""
+    n = S[O_N_ACTS]
+    if S[O_DECISION] != D_PLAY:
+        best = 0
+        for i in range(1, n):
+            if S[O_APTS + i] > S[O_APTS + best]:
+                best = i
+        return best
+    trump = S[O_SC + SC_TRUMP]
+    n_trick = S[O_SC + SC_N_TRICK]
+    cheapest = 0
+    for i in range(1, n):
+        if keep_value(S[O_ACTS + i], trump) < keep_value(S[O_ACTS + cheapest], trump):
+            cheapest = i
+    if n_trick == 0:
+        return cheapest
+    best_card = S[O_TRICK + winning_index(S, n_trick, trump)]
+    brisques = 0
+    for i in range(n_trick):
+        r = S[O_TRICK + i] & 7
+        if r == ACE or r == TEN:
+            brisques += 1
+    win = -1
+    lose = -1
+    for i in range(n):
+        c = S[O_ACTS + i]
+        v = keep_value(c, trump)
+        if beats(c, best_card, trump):
+            if win < 0 or v < keep_value(S[O_ACTS + win], trump):
+                win = i
+        elif lose < 0 or v < keep_value(S[O_ACTS + lose], trump):
+            lose = i
+    if win < 0:
+        return cheapest
+    if lose < 0:
+        return win
+    margin = 5 if S[O_SC + SC_STAGE] == 2 else 3
+    if brisques > 0 or keep_value(S[O_ACTS + win], trump) <= keep_value(S[O_ACTS + lose],
+                                                                        trump) + margin:
+        return win
+    return lose
+
+
+@njit(cache=True, _nrt=False)
+def choose(policy_id, S, seat, params, rng):
+    """Dispatch to a built-in policy by id."""
+    if policy_id == GREEDY:
+        return greedy_policy(S, seat, params[seat], rng)
+    return random_policy(S, seat, params[seat], rng)
+
+
+def default_params() -> np.ndarray:
+    return np.zeros(1, dtype=np.float64)

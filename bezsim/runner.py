@@ -1,0 +1,201 @@
+"""Plan a run as shards of consecutive game ids, compute them, and write them to Parquet.
+
+The main thread runs the engine (which releases the GIL and is the only caller of numba's
+threading layer) while one background thread converts and writes the previous shard.
+At most one write is pending, so memory holds at most two shards.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bezsim.engine import api
+from bezsim.engine import constants as C
+from bezsim.errors import BezsimError
+from bezsim.io.manifest import build_manifest, check_out_dir, run_identity, write_manifest
+from bezsim.io.shards import (
+    remove_stale_temporaries,
+    shard_complete,
+    shard_metadata,
+    write_shard,
+)
+from bezsim.io.tables import batch_to_tables
+from bezsim.rules import Rules
+
+MAX_SEED = 2**63 - 1
+# Games per engine call inside a shard. Small enough that the progress bar moves and Ctrl-C
+# is noticed between calls (a signal waits for the compiled call to return), large enough
+# to keep every thread busy.
+COMPUTE_CHUNK = 4096
+
+
+@dataclass(frozen=True)
+class Shard:
+    index: int
+    game_start: int
+    n_games: int
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    out_dir: str
+    seed: int
+    games: int            # games in the whole run
+    games_run: int        # computed by this call
+    games_skipped: int    # already on disk (resumed)
+    shards_run: int
+    shards_skipped: int
+    hands: int            # hands played in the games computed by this call
+    elapsed: float        # seconds
+    hands_per_second: float
+
+
+def plan_shards(games: int, shard_size: int) -> list[Shard]:
+    """Shard k holds games k*shard_size .. (k+1)*shard_size - 1 (the last one may be short)."""
+    return [Shard(k, start, min(shard_size, games - start))
+            for k, start in enumerate(range(0, games, shard_size))]
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _validate(rules: Rules, policies: list[str], seed: int, games: int, shard_size: int,
+              threads: int | None) -> None:
+    if not _is_whole(games) or games < 1:
+        raise BezsimError(f"games must be at least 1, got {games}")
+    if not _is_whole(shard_size) or shard_size < 1:
+        raise BezsimError(f"shard size must be at least 1, got {shard_size}")
+    if threads is not None and (not _is_whole(threads) or threads < 1):
+        raise BezsimError(f"threads must be at least 1, got {threads}")
+    if not _is_whole(seed) or not 0 <= seed <= MAX_SEED:
+        raise BezsimError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed}")
+    if len(policies) != rules.players:
+        raise BezsimError(f"{rules.players} seats need {rules.players} policies, "
+                          f"got {len(policies)} ({','.join(policies)})")
+
+
+def _prepare_out_dir(out: Path, identity: dict[str, Any]) -> str:
+    state = check_out_dir(out, identity)
+    if state == "new":
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BezsimError(f"cannot create output directory {out}: "
+                              f"{exc.strerror or exc}") from exc
+        # written before any shard so that an interrupted run can always be resumed
+        write_manifest(out, build_manifest(identity))
+    else:
+        remove_stale_temporaries(out)
+    return state
+
+
+def _concat_batches(batches: list[api.GameBatch]) -> api.GameBatch:
+    """Join consecutive batches; trailing capacities may differ, so pad to the widest."""
+    if len(batches) == 1:
+        return batches[0]
+
+    def join(arrays: list[np.ndarray]) -> np.ndarray:
+        shape = tuple(max(s) for s in zip(*(a.shape[1:] for a in arrays), strict=True))
+        padded = []
+        for a in arrays:
+            if a.shape[1:] != shape:
+                wide = np.zeros((a.shape[0], *shape), dtype=a.dtype)
+                wide[(slice(None), *(slice(0, n) for n in a.shape[1:]))] = a
+                a = wide
+            padded.append(a)
+        return np.concatenate(padded)
+
+    first = batches[0]
+    return api.GameBatch(
+        game_start=first.game_start, players=first.players,
+        hand_seat=join([b.hand_seat for b in batches]),
+        hand_info=join([b.hand_info for b in batches]),
+        game_info=join([b.game_info for b in batches]),
+        events=join([b.events for b in batches]),
+    )
+
+
+def _compute_shard(rules: Rules, policies: list[str], seed: int, shard: Shard,
+                   threads: int | None, advance: Callable[[int], Any]) -> api.GameBatch:
+    batches = []
+    stop = shard.game_start + shard.n_games
+    for start in range(shard.game_start, stop, COMPUTE_CHUNK):
+        n = min(COMPUTE_CHUNK, stop - start)
+        batch = api.run_games(rules, policies, seed, start, n, threads)
+        if batch.n_games != n or batch.game_start != start:
+            raise RuntimeError(f"engine returned {batch.n_games} games from {batch.game_start} "
+                               f"when asked for {n} from {start}")
+        batches.append(batch)
+        advance(n)
+    return _concat_batches(batches)
+
+
+def _write(out: Path, shard: Shard, batch: api.GameBatch, policies: list[str],
+           identity: dict[str, Any]) -> None:
+    tables = batch_to_tables(batch, policies)
+    write_shard(out, shard.index, tables,
+                shard_metadata(identity, shard.index, shard.game_start, shard.n_games))
+
+
+def _progress_bar(total: int, done: int, enabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=done, unit="game", file=sys.stderr,
+                disable=not (enabled and sys.stderr.isatty()), dynamic_ncols=True)
+
+
+def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
+                   out_dir: str | os.PathLike, threads: int | None = None,
+                   shard_size: int = 20000, progress: bool = True) -> RunSummary:
+    """Play games 0..games-1 and store them as Parquet shards in ``out_dir``.
+
+    Rerunning the same call resumes: finished shards are kept and skipped. The tables are
+    the same whatever ``threads`` or ``shard_size`` (each game depends only on seed and id).
+    """
+    policies = list(policies)
+    _validate(rules, policies, seed, games, shard_size, threads)
+    seed, games, shard_size = int(seed), int(games), int(shard_size)
+    threads = None if threads is None else int(threads)
+    out = Path(out_dir)
+    identity = run_identity(rules, policies, seed, games, shard_size)
+    state = _prepare_out_dir(out, identity)
+
+    plan = plan_shards(games, shard_size)
+    todo = [s for s in plan if state == "new" or not shard_complete(
+        out, s.index, shard_metadata(identity, s.index, s.game_start, s.n_games))]
+    skipped = games - sum(s.n_games for s in todo)
+
+    hands = 0
+    started = time.perf_counter()
+    with _progress_bar(games, skipped, progress) as bar, \
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="bezsim-writer") as writer:
+        # leaving this block (even on Ctrl-C) waits for the pending write: that shard is
+        # fully computed, and its atomic write takes far less time than recomputing it
+        pending: Future | None = None
+        for shard in todo:
+            batch = _compute_shard(rules, policies, seed, shard, threads, bar.update)
+            hands += int(batch.game_info[:, C.GI_HANDS].sum())
+            if pending is not None:
+                pending.result()
+            pending = writer.submit(_write, out, shard, batch, policies, identity)
+        if pending is not None:
+            pending.result()
+    elapsed = time.perf_counter() - started
+
+    return RunSummary(
+        out_dir=str(out), seed=seed, games=games,
+        games_run=games - skipped, games_skipped=skipped,
+        shards_run=len(todo), shards_skipped=len(plan) - len(todo),
+        hands=hands, elapsed=elapsed,
+        hands_per_second=hands / elapsed if elapsed > 0 else 0.0,
+    )

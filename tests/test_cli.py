@@ -1,0 +1,226 @@
+"""The bezsim command: commands wire through, and every user error is one stderr line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from bezsim import cli
+from bezsim.errors import BezsimError
+from bezsim.io.reader import read_run
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli.cli, list(args), prog_name="bezsim")
+
+
+def assert_one_line_error(result, code: int = 2) -> str:
+    assert result.exit_code == code, (result.output, result.exception)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("bezsim: error: ")
+    assert "Traceback" not in result.stderr and "Usage:" not in result.stderr
+    assert result.stdout == ""
+    return lines[0]
+
+
+def test_simulate_writes_tables_and_summary(tmp_path, fake_engine):
+    out = tmp_path / "run"
+    result = invoke("simulate", "--games", "30", "--seed", "7", "--shard-size", "10",
+                    "--policies", "random,greedy", "--threads", "2", "--out", str(out),
+                    "--option", "target=1500", "--no-progress")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    tables = read_run(out)
+    hands = int(tables["games"]["hands"].sum())
+    lines = result.stdout.splitlines()
+    assert lines[0] == "games:  30"
+    assert lines[1].startswith(f"hands:  {hands:,} in ")
+    assert lines[2] == f"tables: {out}/{{hands,games,declarations}}"
+    assert lines[3] == f'read:   pandas.read_parquet("{out}/hands")'
+    assert tables["games"]["policy_1"].unique().tolist() == ["greedy"]
+    call = fake_engine.calls[0]
+    assert (call["seed"], call["threads"], call["policies"]) == (7, 2, ["random", "greedy"])
+    assert call["rules"].options["target"] == 1500
+    assert [c["game_start"] for c in fake_engine.calls] == [0, 10, 20]
+
+
+def test_simulate_without_seed_draws_one_and_uses_default_out(tmp_path, fake_engine,
+                                                              monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli.secrets, "randbits", lambda bits: 12345 if bits == 63 else -1)
+    result = invoke("simulate", "--games", "3")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == "seed: 12345\n"
+    assert fake_engine.calls[0]["policies"] == ["random", "random"]
+    assert (tmp_path / "data" / "runs" / "ordinary-12345" / "manifest.json").is_file()
+    assert len(read_run(tmp_path / "data" / "runs" / "ordinary-12345")["games"]) == 3
+
+
+def test_simulate_again_resumes_and_says_nothing_to_do(tmp_path, fake_engine):
+    args = ("simulate", "--games", "4", "--seed", "3", "--out", str(tmp_path), "--no-progress")
+    assert invoke(*args).exit_code == 0
+    fake_engine.calls.clear()
+    result = invoke(*args)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == f"games:  all 4 already in {tmp_path}; nothing to do"
+    assert fake_engine.calls == []
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "--games", "0"], "Invalid value for '--games': 0 is not in the range x>=1."),
+    (["simulate", "--games", "-5"], "Invalid value for '--games': -5 is not in the range"),
+    (["simulate", "--games", "many"], "Invalid value for '--games': 'many' is not a valid"),
+    (["simulate", "--threads", "0"], "Invalid value for '--threads'"),
+    (["simulate", "--shard-size", "0"], "Invalid value for '--shard-size'"),
+    (["simulate", "--seed", "-1"], "Invalid value for '--seed'"),
+    (["simulate", "--gmes", "4"], "No such option '--gmes'. Did you mean '--games'?"),
+    (["simulate", "--policies", "clever"], "unknown policy 'clever'"),
+    (["simulate", "--policies", "random,random,greedy"], "2 seats need 2 policies, got 3"),
+    (["simulate", "--option", "target=lots"], "option target must be a whole number"),
+    (["simulate", "--option", "target"], "option 'target' must look like name=value"),
+    (["simulate", "--variant", "rubicon"], "variant 'rubicon' is not available yet"),
+    (["replay"], "Missing option '--seed'."),
+    (["replay", "--seed", "1", "--game", "-1"], "Invalid value for '--game'"),
+    (["explain", "no-such-file.txt"], "File 'no-such-file.txt' does not exist."),
+    (["options", "--variant", "nope"], "unknown variant 'nope'"),
+    (["frobnicate"], "No such command 'frobnicate'."),
+])
+def test_user_errors_are_one_line(fake_engine, args, message):
+    line = assert_one_line_error(invoke(*args))
+    assert message in line
+    assert fake_engine.calls == []
+
+
+def test_different_run_in_out_dir(tmp_path, fake_engine):
+    assert invoke("simulate", "--games", "4", "--seed", "7", "--out", str(tmp_path)).exit_code == 0
+    line = assert_one_line_error(invoke("simulate", "--games", "4", "--seed", "5",
+                                        "--out", str(tmp_path)))
+    assert f"output directory {tmp_path} holds a different run (seed 7, not 5)" in line
+
+
+def test_unwritable_out_names_the_path(tmp_path, fake_engine):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    line = assert_one_line_error(invoke("simulate", "--games", "4", "--seed", "1",
+                                        "--out", str(blocker / "run")))
+    assert f"cannot create output directory {blocker}/run" in line
+
+
+def test_os_error_is_one_line_exit_1(monkeypatch, fake_engine):
+    import bezsim.runner
+
+    def fail(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", "/srv/data")
+
+    monkeypatch.setattr(bezsim.runner, "run_simulation", fail)
+    line = assert_one_line_error(invoke("simulate", "--seed", "1"), code=1)
+    assert line == "bezsim: error: Permission denied: /srv/data"
+
+
+def test_ctrl_c_keeps_shards_and_says_how_to_resume(tmp_path, fake_engine):
+    fake_engine.interrupt_on_call = 1
+    out = tmp_path / "run"
+    result = invoke("simulate", "--games", "30", "--seed", "4", "--shard-size", "10",
+                    "--out", str(out), "--no-progress")
+    assert result.exit_code == 130
+    assert result.stderr == (f"interrupted; finished shards are kept in {out} — "
+                             "run the same command again to resume\n")
+    assert (out / "games" / "part-000000.parquet").exists()
+
+
+def test_ctrl_c_without_seed_tells_the_seed(tmp_path, fake_engine, monkeypatch):
+    fake_engine.interrupt_on_call = 0
+    monkeypatch.setattr(cli.secrets, "randbits", lambda bits: 99)
+    result = invoke("simulate", "--games", "3", "--out", str(tmp_path / "r"))
+    assert result.exit_code == 130
+    assert result.stderr.splitlines() == [
+        "seed: 99",
+        f"interrupted; finished shards are kept in {tmp_path / 'r'} — "
+        "run the same command again with --seed 99 to resume"]
+
+
+def test_replay_prints_transcript(monkeypatch, fake_engine):
+    fake = types.ModuleType("bezsim.replay")
+    fake.transcript = lambda rules, policies, seed, game: (
+        f"{rules.variant} {rules.options['target']} {','.join(policies)} seed={seed} "
+        f"game={game}\n")
+    monkeypatch.setitem(sys.modules, "bezsim.replay", fake)
+    result = invoke("replay", "--seed", "42", "--game", "3", "--policies", "greedy",
+                    "--option", "target=2000")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "ordinary 2000 greedy,greedy seed=42 game=3\n"
+    assert invoke("replay", "--seed", "42").stdout == "ordinary 1000 random,random seed=42 game=0\n"
+
+
+@pytest.fixture
+def fake_position(monkeypatch):
+    class PositionError(BezsimError):
+        pass
+
+    def load_position(path):
+        text = Path(path).read_text()
+        if not text.startswith("hand:"):
+            raise PositionError(f"{path}: line 1: expected 'hand:'\n  got {text[:10]!r}")
+        return text
+
+    fake = types.ModuleType("bezsim.position")
+    fake.load_position = load_position
+    fake.explain = lambda position: {"hand": position[5:].strip(), "legal": np.array([3, 9]),
+                                     "best": np.int64(9)}
+    fake.format_explanation = lambda d: f"hand {d['hand']}: play {d['best']}\n"
+    monkeypatch.setitem(sys.modules, "bezsim.position", fake)
+
+
+def test_explain_text_and_json(tmp_path, fake_position):
+    file = tmp_path / "pos.txt"
+    file.write_text("hand: Q♠ J♦")
+    assert invoke("explain", str(file)).stdout == "hand Q♠ J♦: play 9\n"
+    result = invoke("explain", str(file), "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {"hand": "Q♠ J♦", "legal": [3, 9], "best": 9}
+
+
+def test_explain_bad_position_is_one_line(tmp_path, fake_position):
+    file = tmp_path / "pos.txt"
+    file.write_text("nonsense")
+    line = assert_one_line_error(invoke("explain", str(file)))
+    assert line == f"bezsim: error: {file}: line 1: expected 'hand:' got 'nonsense'"
+
+
+def test_options_lists_values_and_defaults():
+    result = invoke("options")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "options of ordinary (set with --option NAME=VALUE):"
+    rows = {line.split()[0]: line for line in lines[1:]}
+    assert rows["target"].split(None, 1)[1] == "1..1000000  [default: 1000]"
+    assert rows["stage2_duty"].split(None, 1)[1] == (
+        "follow_and_win, follow_only  [default: follow_and_win]")
+    assert len(rows) == 11
+
+
+def test_no_command_prints_help():
+    result = invoke()
+    assert result.exit_code == 0
+    assert "simulate" in result.stdout and "replay" in result.stdout
+
+
+def test_entry_point_in_a_real_process():
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-m", "bezsim", "simulate", "--games", "0"],
+                          capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr == ("bezsim: error: Invalid value for '--games': 0 is not in the range "
+                           "x>=1. (see 'bezsim simulate --help')\n")

@@ -1,0 +1,199 @@
+"""runner: shard planning, resume, determinism, overlap of compute and write, errors."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bezsim import runner
+from bezsim.errors import BezsimError
+from bezsim.io import shards
+from bezsim.io.reader import read_run
+from bezsim.io.tables import batch_to_tables
+from bezsim.rules import Rules
+
+POLICIES = ["random", "greedy"]
+
+
+def _run(rules, out, games=50, shard_size=20, seed=11, **kwargs):
+    return runner.run_simulation(rules, POLICIES, seed, games, out, shard_size=shard_size,
+                                 progress=False, **kwargs)
+
+
+def _assert_same_run(a, b):
+    for name in ("hands", "games", "declarations"):
+        pd.testing.assert_frame_equal(a[name], b[name])
+
+
+def test_plan_shards():
+    assert runner.plan_shards(45, 20) == [runner.Shard(0, 0, 20), runner.Shard(1, 20, 20),
+                                          runner.Shard(2, 40, 5)]
+    assert runner.plan_shards(3, 20000) == [runner.Shard(0, 0, 3)]
+
+
+def test_run_writes_every_game_once(tmp_path, fake_engine, rules):
+    summary = _run(rules, tmp_path / "run", threads=3)
+    calls = [(c["game_start"], c["n_games"], c["threads"], c["seed"]) for c in fake_engine.calls]
+    assert calls == [(0, 20, 3, 11), (20, 20, 3, 11), (40, 10, 3, 11)]
+    tables = read_run(tmp_path / "run")
+    assert tables["games"]["game_id"].tolist() == list(range(50))
+    expected = batch_to_tables(fake_engine.batch(rules, POLICIES, 11, 0, 50), POLICIES)
+    pd.testing.assert_frame_equal(tables["games"], expected["games"].to_pandas())
+    pd.testing.assert_frame_equal(tables["hands"], expected["hands"].to_pandas())
+    hands = int(expected["games"].column("hands").to_numpy().sum())
+    assert (summary.games, summary.games_run, summary.games_skipped) == (50, 50, 0)
+    assert (summary.shards_run, summary.shards_skipped) == (3, 0)
+    assert summary.hands == hands
+    assert summary.elapsed > 0
+    assert summary.hands_per_second == pytest.approx(hands / summary.elapsed)
+    assert summary.out_dir == str(tmp_path / "run")
+
+
+def test_tables_do_not_depend_on_shard_size_threads_or_chunking(tmp_path, fake_engine, rules,
+                                                                monkeypatch):
+    _run(rules, tmp_path / "a", games=37, shard_size=37, threads=1)
+    monkeypatch.setattr(runner, "COMPUTE_CHUNK", 4)
+    _run(rules, tmp_path / "b", games=37, shard_size=10, threads=8)
+    assert len(list((tmp_path / "b" / "hands").glob("*.parquet"))) == 4
+    # 10-game shards computed in chunks of 4, 4, 2
+    assert [c["n_games"] for c in fake_engine.calls[1:4]] == [4, 4, 2]
+    _assert_same_run(read_run(tmp_path / "a"), read_run(tmp_path / "b"))
+
+
+def test_concat_pads_batches_of_different_widths(fake_engine, rules):
+    a = fake_engine.batch(rules, POLICIES, 1, 0, 3)
+    b = fake_engine.batch(rules, POLICIES, 1, 3, 2)
+    b.events = np.concatenate([b.events, np.zeros((2, 6), dtype=np.int64)], axis=1)
+    joined = runner._concat_batches([a, b])
+    assert joined.events.shape == (5, a.events.shape[1] + 6)
+    assert (joined.events[:3, a.events.shape[1]:] == 0).all()
+    assert (joined.game_info == np.concatenate([a.game_info, b.game_info])).all()
+    assert joined.game_start == 0 and joined.n_games == 5
+
+
+def test_interrupted_run_resumes_to_the_same_tables(tmp_path, fake_engine, rules):
+    fake_engine.interrupt_on_call = 2        # Ctrl-C while computing the third shard
+    with pytest.raises(KeyboardInterrupt):
+        _run(rules, tmp_path / "cut", shard_size=10)
+    done = [k for k in range(5) if shards.shard_complete(
+        tmp_path / "cut", k, shards.shard_metadata(
+            _identity(rules, 50, 10), k, 10 * k, 10))]
+    assert done == [0, 1]                    # the shard being written when Ctrl-C came is kept
+    assert not list((tmp_path / "cut").rglob(".*.tmp"))
+
+    fake_engine.interrupt_on_call = None
+    fake_engine.calls.clear()
+    summary = _run(rules, tmp_path / "cut", shard_size=10)
+    assert [c["game_start"] for c in fake_engine.calls] == [20, 30, 40]
+    assert (summary.games_run, summary.games_skipped, summary.shards_skipped) == (30, 20, 2)
+
+    _run(rules, tmp_path / "whole", shard_size=10)
+    _assert_same_run(read_run(tmp_path / "cut"), read_run(tmp_path / "whole"))
+
+
+def _identity(rules, games, shard_size, seed=11):
+    from bezsim.io.manifest import run_identity
+
+    return run_identity(rules, POLICIES, seed, games, shard_size)
+
+
+def test_resume_recomputes_only_broken_shards(tmp_path, fake_engine, rules):
+    _run(rules, tmp_path, shard_size=10)
+    (tmp_path / "declarations" / "part-000003.parquet").write_bytes(b"not parquet")
+    fake_engine.calls.clear()
+    summary = _run(rules, tmp_path, shard_size=10)
+    assert [c["game_start"] for c in fake_engine.calls] == [30]
+    assert summary.games_skipped == 40
+    fake_engine.calls.clear()
+    again = _run(rules, tmp_path, shard_size=10)
+    assert fake_engine.calls == [] and again.games_run == 0 and again.hands == 0
+
+
+def test_other_run_in_out_dir_is_refused(tmp_path, fake_engine, rules):
+    _run(rules, tmp_path, seed=11)
+    with pytest.raises(BezsimError, match=r"holds a different run \(seed 11, not 12\)"):
+        _run(rules, tmp_path, seed=12)
+    with pytest.raises(BezsimError, match=r"\(games 50, not 60\)"):
+        _run(rules, tmp_path, games=60)
+
+
+def test_write_of_shard_k_overlaps_compute_of_shard_k_plus_1(tmp_path, fake_engine, rules,
+                                                             monkeypatch):
+    second_compute = threading.Event()
+    overlapped, in_flight, most = [], [0], [0]
+    lock = threading.Lock()
+    real_write = runner._write
+
+    def slow_write(out, shard, *args):
+        with lock:
+            in_flight[0] += 1
+            most[0] = max(most[0], in_flight[0])
+        if shard.index == 0:
+            overlapped.append(second_compute.wait(timeout=5))
+        real_write(out, shard, *args)
+        with lock:
+            in_flight[0] -= 1
+
+    fake_engine.on_call = lambda call: call["game_start"] == 10 and second_compute.set()
+    monkeypatch.setattr(runner, "_write", slow_write)
+    _run(rules, tmp_path, games=30, shard_size=10)
+    assert overlapped == [True] and most[0] == 1
+    assert len(read_run(tmp_path)["games"]) == 30
+
+
+def test_progress_bar_stays_off_when_stderr_is_not_a_terminal(tmp_path, fake_engine, rules,
+                                                              capsys):
+    runner.run_simulation(rules, POLICIES, 1, 5, tmp_path, shard_size=2, progress=True)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"games": 0}, "games must be at least 1, got 0"),
+    ({"games": -4}, "games must be at least 1, got -4"),
+    ({"shard_size": 0}, "shard size must be at least 1, got 0"),
+    ({"threads": 0}, "threads must be at least 1, got 0"),
+    ({"seed": -1}, "seed must be a whole number from 0 to"),
+    ({"seed": 2**63}, "seed must be a whole number from 0 to"),
+])
+def test_bad_input_is_a_one_line_error(tmp_path, fake_engine, rules, kwargs, message):
+    args = {"games": 10, "shard_size": 5, "seed": 1} | kwargs
+    threads = args.pop("threads", None)
+    with pytest.raises(BezsimError) as err:
+        runner.run_simulation(rules, POLICIES, args["seed"], args["games"], tmp_path / "x",
+                              threads=threads, shard_size=args["shard_size"], progress=False)
+    assert message in str(err.value) and "\n" not in str(err.value)
+    assert fake_engine.calls == [] and not (tmp_path / "x").exists()
+
+
+def test_wrong_number_of_policies(tmp_path, fake_engine, rules):
+    with pytest.raises(BezsimError, match="2 seats need 2 policies, got 3"):
+        runner.run_simulation(rules, ["random"] * 3, 1, 10, tmp_path, progress=False)
+
+
+def test_unwritable_output_names_the_path(tmp_path, fake_engine, rules):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    with pytest.raises(BezsimError, match=f"cannot create output directory {blocker}/run"):
+        _run(rules, blocker / "run")
+
+
+def test_overflowed_game_stops_the_run_and_is_not_written(tmp_path, fake_engine, rules):
+    fake_engine.overflow_games = {23}
+    with pytest.raises(RuntimeError, match=r"game\(s\) 23 overflowed"):
+        _run(rules, tmp_path, shard_size=10)
+    assert (tmp_path / "games" / "part-000001.parquet").exists()
+    assert not (tmp_path / "games" / "part-000002.parquet").exists()
+
+
+def test_rules_reach_the_engine_and_manifest(tmp_path, fake_engine):
+    rules = Rules.make("ordinary", {"target": 1500})
+    _run(rules, tmp_path, games=4)
+    assert fake_engine.calls[0]["rules"].options["target"] == 1500
+    assert fake_engine.calls[0]["policies"] == POLICIES
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["rules"]["options"]["target"] == 1500
+    assert manifest["policies"] == POLICIES and manifest["seed"] == 11
