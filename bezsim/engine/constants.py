@@ -173,14 +173,14 @@ TRICK_DEAL = 0         # trick number of events at the deal; end-of-hand events 
 
 # --- trace records (replay): trace[i, :] -----------------------------------------------------
 TR_SIZE = 8
-TR_HAND_START = 1      # hand, dealer, trump, turnup, first_leader
+TR_HAND_START = 1      # hand, dealer, trump, turnup, first leader
 TR_DEAL = 2            # hand, seat, card
 TR_PLAY = 3            # hand, trick, seat, card, n_legal
-TR_TRICK_WON = 4       # hand, trick, seat, card0, card1
-TR_EVENT = 5           # hand, trick, seat, kind, points, status, code
+TR_TRICK_WON = 4       # hand, trick, winner, card0..card3 (play order; -1 unused)
+TR_EVENT = 5           # hand, trick, seat, kind, status, extra, points
 TR_DRAW = 6            # hand, trick, seat, card
 TR_EXCHANGE = 7        # hand, trick, seat, seven, turnup
-TR_SHOW = 8            # hand, trick, seat, card  (card put face up)
+TR_SHOW = 8            # hand, trick, seat, card, code (shown for a 'to score' combination)
 TR_HAND_END = 9        # hand, score0, score1, points0, points1
 TR_GAME_END = 10       # winner, score0, score1, double
 TR_DECLARED_CARD = 11  # hand, trick, seat, card, kind  (a card scoring in a declaration)

@@ -257,7 +257,7 @@ def declare_phase(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no, 
         score_combination(params, S, seat, code, hand_no, trick_no, status)
         combos_left -= 1
         if announce:
-            pending_announce(params, S, seat, O_ACTS)
+            pending_announce(params, S, seat, O_ACTS, hand_no, trick_no)
 
 
 @njit(cache=True, _nrt=False)

@@ -59,6 +59,7 @@ from bezsim.engine.constants import (
     TEN,
     TR_DECLARED_CARD,
     TR_EXCHANGE,
+    TR_SHOW,
     V_MINE,
     V_SHOWN,
     V_TURNUP,
@@ -415,7 +416,7 @@ def pending_remove(S, seat, i):
 
 
 @njit(cache=True, _nrt=False)
-def pending_announce(params, S, seat, scratch):
+def pending_announce(params, S, seat, scratch, hand_no, trick):
     """After scoring one combination, every other one the seat can show is shown 'to score'."""
     players = params[PR_PLAYERS]
     n = legal_declarations(params, S, seat, True, False, scratch)
@@ -432,6 +433,8 @@ def pending_announce(params, S, seat, scratch):
             S[at + 2 + j] = c
             if S[O_LOC + c] < LOC_TABLE:
                 show(S, players, seat, c)
+            if trace_on(S):
+                trace_add(S, TR_SHOW, hand_no, trick, seat, c, code, 0, 0)
         S[O_PEND_N + seat] += 1
 
 

@@ -21,6 +21,7 @@ from bezsim.engine.constants import (
     N_KINDS,
     SC_HAND_POINTS,
     SC_SIZE,
+    TR_EVENT,
     TR_SIZE,
     V_MINE,
     V_MINE_SHOWN,
@@ -122,6 +123,8 @@ def record_event(S, hand, trick, seat, kind, status, extra, points):
     """A scoring event: counted in the hand's points and kept for the events table."""
     S[O_HPTS + seat * N_KINDS + kind] += points
     S[O_SC + SC_HAND_POINTS + seat] += points
+    if trace_on(S):
+        trace_add(S, TR_EVENT, hand, trick, seat, kind, status, extra, points)
     n = S[CTR_EVENTS]
     if n < S[O_EV_CAP]:
         S[O_EVENTS + 2 * n] = hand | (trick << 8) | (seat << 16) | (kind << 20)
