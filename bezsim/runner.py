@@ -75,8 +75,10 @@ def _validate(rules: Rules, policies: list[str], seed: int, games: int, shard_si
         raise BezsimError(f"games must be at least 1, got {games}")
     if not _is_whole(shard_size) or shard_size < 1:
         raise BezsimError(f"shard size must be at least 1, got {shard_size}")
-    if threads is not None and (not _is_whole(threads) or threads < 1):
-        raise BezsimError(f"threads must be at least 1, got {threads}")
+    if threads is not None:
+        if not _is_whole(threads):
+            raise BezsimError(f"threads must be a whole number, got {threads}")
+        api.check_threads(threads)
     if not _is_whole(seed) or not 0 <= seed <= MAX_SEED:
         raise BezsimError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed}")
     if len(policies) != rules.players:

@@ -73,6 +73,18 @@ def _alloc(n: int, hand_cap: int, players: int, event_cap: int):
             np.zeros((n, event_cap), np.int64))
 
 
+def check_threads(threads: int) -> int:
+    import numba
+
+    from bezsim.errors import BezsimError
+
+    most = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= int(threads) <= most:
+        raise BezsimError(f"threads must be between 1 and {most} (the cores numba may use "
+                          f"here), got {threads}")
+    return int(threads)
+
+
 def _check_range(seed: int, game_start: int, n_games: int) -> None:
     from bezsim.errors import BezsimError
 
@@ -98,7 +110,7 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
     seed_u = np.uint64(seed)
     if parallel:
         if threads is not None:
-            numba.set_num_threads(int(threads))
+            numba.set_num_threads(check_threads(threads))
         run_batch(params, pol_ids, pol_params, seed_u, game_start, hs, hi, gi, ev)
     else:
         run_serial(params, pol_ids, pol_params, seed_u, game_start, hs, hi, gi, ev)
