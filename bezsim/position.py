@@ -148,7 +148,7 @@ def parse_position(data: Any) -> Position:
             raise PositionError("turnup must be of the trump suit")
     current = [copies.take(t, "current_trick") for t in data.get("current_trick", []) or []]
     played = [copies.take(t, "played") for t in data.get("played", []) or []]
-    stock = _int(data, "stock", 0 if turnup == C.NO_CARD else 1, 0, n_cards - 2 * players * 8)
+    stock = _int(data, "stock", 0 if turnup == C.NO_CARD else 1, 0, n_cards - players * 8 - 1)
     trick = _int(data, "trick", stage1_tricks + 1 if stock == 0 and turnup == C.NO_CARD
                  else 1, 1, n_cards // players)
     to_move = _int(data, "to_move", 0, 0, players - 1)

@@ -56,7 +56,7 @@ from bezsim.engine.state import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def game_over(scores, players, target):
     """Someone reached the target at the end of a hand, with a single highest total."""
     best = 0
@@ -71,7 +71,7 @@ def game_over(scores, players, target):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info):
     players = params[PR_PLAYERS]
     hand_info[h, HI_DEALER] = dealer
@@ -90,7 +90,7 @@ def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
             row[HS_KIND + k] = S[O_HPTS + p * N_KINDS + k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info,
               events, S, rng):
     """Hands until a seat reaches the target (R2.6); outcome rows written for this game."""
@@ -101,7 +101,8 @@ def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, gam
     first_dealer = below(rng[0], players)
     for p in range(players):
         seed_stream(rng[1 + p], seed, game, PURPOSE_POLICY, p)
-    scores = np.zeros(players, np.int64)
+    scores = S[O_SC + SC_SCORE:O_SC + SC_SCORE + players]   # public: policies see scores
+    scores[:] = 0
     dealer = first_dealer
     h = 0
     winner = -1
@@ -109,8 +110,6 @@ def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, gam
         if h >= hand_cap:
             S[CTR_FAULT] = 1
             break
-        for p in range(players):
-            S[O_SC + SC_SCORE + p] = scores[p]
         seed_stream(rng[0], seed, game, PURPOSE_DEAL, h)
         w24, w_last = play_hand(params, S, rng, pol_ids, pol_params, h, dealer)
         record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)

@@ -258,6 +258,8 @@ def declare_phase(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no, 
         combos_left -= 1
         if announce:
             pending_announce(params, S, seat, O_ACTS, hand_no, trick_no)
+        if seven_is_decl or sevens_left == 0:
+            return      # nothing more can score on this trick
 
 
 @njit(cache=True, _nrt=False)

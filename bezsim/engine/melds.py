@@ -148,6 +148,8 @@ def count_free_copies(params, S, seat):
         f = c & 31
         r = f & 7
         s = f >> 3
+        if (r > JACK and (r != SEVEN or s != trump)) or (r == TEN and s != trump):
+            continue    # plain 9s, 8s, 7s and tens are in no combination
         h = S[O_HIST + c]
         if (r == KING or r == QUEEN) and (h & H_CLASS_M) == 0:
             S[O_CNT + (CN_QUEEN if r == QUEEN else CN_KING) + s] += 1
