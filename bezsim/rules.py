@@ -30,7 +30,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "marriage_to_sequence": ("true", "false"),
     "bezique_pair": ("fixed", "by_trump"),
 }
-_INT_OPTIONS = {"target": (1, 1_000_000)}
+# a game of the largest target still fits the engine's 255-hand event numbering
+_INT_OPTIONS = {"target": (1, 10_000)}
 
 # Options of R9 that belong to other variants: named so the error can say why.
 _OTHER_VARIANT_OPTIONS = {

@@ -90,6 +90,12 @@ def test_simulate_again_resumes_and_says_nothing_to_do(tmp_path, fake_engine):
     (["simulate", "--option", "target=lots"], "option target must be a whole number"),
     (["simulate", "--option", "target"], "option 'target' must look like name=value"),
     (["simulate", "--variant", "rubicon"], "variant 'rubicon' is not available yet"),
+    (["simulate", "--variant", "pinochle"], "unknown variant 'pinochle'"),
+    (["simulate", "--option", "trumps=none"], "unknown option 'trumps'"),
+    (["simulate", "--option", "stage2_duty=always"], "option stage2_duty='always' is not one of"),
+    (["simulate", "--option", "target=0"], "option target=0 is out of range"),
+    (["simulate", "--option", "rubicon_reuse=any_class"], "applies to rubicon"),
+    (["options", "--variant", "pinochle"], "unknown variant 'pinochle'"),
     (["replay"], "Missing option '--seed'."),
     (["replay", "--seed", "1", "--game", "-1"], "Invalid value for '--game'"),
     (["explain", "no-such-file.txt"], "File 'no-such-file.txt' does not exist."),
@@ -204,7 +210,7 @@ def test_options_lists_values_and_defaults():
     lines = result.stdout.splitlines()
     assert lines[0] == "options of ordinary (set with --option NAME=VALUE):"
     rows = {line.split()[0]: line for line in lines[1:]}
-    assert rows["target"].split(None, 1)[1] == "1..1000000  [default: 1000]"
+    assert rows["target"].split(None, 1)[1] == "1..10000  [default: 1000]"
     assert rows["stage2_duty"].split(None, 1)[1] == (
         "follow_and_win, follow_only  [default: follow_and_win]")
     assert len(rows) == 11

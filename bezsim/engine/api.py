@@ -109,9 +109,13 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
     hs, hi, gi, ev = _alloc(n_games, hand_cap, players, EVENTS_PER_HAND * hand_cap)
     seed_u = np.uint64(seed)
     if parallel:
+        previous = numba.get_num_threads()
         if threads is not None:
             numba.set_num_threads(check_threads(threads))
-        run_batch(params, pol_ids, pol_params, seed_u, game_start, hs, hi, gi, ev)
+        try:
+            run_batch(params, pol_ids, pol_params, seed_u, game_start, hs, hi, gi, ev)
+        finally:
+            numba.set_num_threads(previous)   # a run's thread count must not outlive it
     else:
         run_serial(params, pol_ids, pol_params, seed_u, game_start, hs, hi, gi, ev)
     _check_policy_errors(gi, policies, game_start)
@@ -146,12 +150,14 @@ def trace_one(rules, policies: list[str], seed: int, game: int):
     pol_ids, pol_params = _policy_arrays(policies, players)
     cap = 4096
     while True:
-        hs, hi, gi, ev = _alloc(1, hand_cap, players, 64 * hand_cap)
+        hs, hi, gi, ev = _alloc(1, hand_cap, players, cap // 8)
         trace = np.zeros((cap, C.TR_SIZE), np.int32)
         used = trace_game(params, pol_ids, pol_params, np.uint64(seed), game, hs[0], hi[0],
                           gi[0], ev[0], trace)
-        if used <= cap and gi[0, C.GI_N_EVENTS] <= ev.shape[1]:
+        if gi[0, C.GI_OVERFLOW] != 1:      # the trace and events fitted: the game is whole
             break
+        if cap > 2**22:
+            raise RuntimeError(f"game {game} does not fit in a trace of {cap} rows")
         cap *= 4
     _check_policy_errors(gi, policies, game)
     return GameBatch(game, players, hs, hi, gi, ev), trace[:used]

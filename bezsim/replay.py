@@ -1,0 +1,245 @@
+"""Readable trick-by-trick transcript of one seeded game (``bezsim replay``).
+
+Built from ``trace_one``, which runs the same compiled kernel as a batch run, so the transcript
+is what game ``game`` of seed ``seed`` did inside ``bezsim simulate``. Hands are numbered from
+0 and tricks from 1, as in the tables. Every card is shown, the drawn ones included: this is a
+replay for analysis, not a player's view.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from bezsim.cards import card_name, rank_of, suit_name, suit_of
+from bezsim.engine import constants as C
+from bezsim.engine.api import trace_one
+from bezsim.errors import BezsimError
+from bezsim.policies.registry import parse_policies
+from bezsim.rules import Rules
+
+INDENT = "  "
+NOTE = " " * 12         # lines that follow a trick line
+_TRICKED = (C.TR_PLAY, C.TR_TRICK_WON, C.TR_EVENT, C.TR_DRAW, C.TR_EXCHANGE, C.TR_SHOW,
+            C.TR_DECLARED_CARD)   # records whose field 2 is the trick number
+
+
+def transcript(rules: Rules, policies: list[str], seed: int, game: int) -> str:
+    """The transcript of one game as text (one line per trick, notes indented below it)."""
+    policies = parse_policies(list(policies), rules.players)
+    batch, trace = trace_one(rules, policies, seed, game)
+    if batch.game_info[0, C.GI_OVERFLOW] != 0:   # trace_one returned a truncated trace
+        raise BezsimError(f"game {game} is too long for the engine's trace buffer; "
+                          "it cannot be replayed")
+    rows = [tuple(int(v) for v in row) for row in trace]
+    lines = [header(rules, policies, seed, game)]
+    replay = _Replay(rules.params())
+    for hand_rows in _split_hands(rows):
+        lines += replay.hand_lines(hand_rows)
+    hands = int(batch.game_info[0, C.GI_HANDS])
+    lines += [_game_end_line(r, hands) for r in rows if r[0] == C.TR_GAME_END]
+    return "\n".join(lines) + "\n"
+
+
+# --- text helpers ---------------------------------------------------------------------------
+
+def header(rules: Rules, policies: list[str], seed: int, game: int) -> str:
+    defaults = Rules.make(rules.variant).options
+    changed = [f"{k}={v}" for k, v in sorted(rules.options.items()) if defaults.get(k) != v]
+    seats = ", ".join(f"seat {s} {p}" for s, p in enumerate(policies))
+    options = ", ".join(changed) if changed else "defaults"
+    return (f"bezsim replay | variant {rules.variant} | options: {options} | "
+            f"policies: {seats} | seed {seed} | game {game}")
+
+
+def cards_text(cards) -> str:
+    """Cards by suit (♠ ♥ ♦ ♣) then rank (A 10 K Q J 9 8 7)."""
+    return " ".join(card_name(c) for c in sorted(cards, key=lambda c: (suit_of(c), rank_of(c),
+                                                                         c)))
+
+
+def kind_label(kind: int, extra: int = 0) -> str:
+    label = C.KIND_NAMES[kind].replace("_", " ")
+    if extra > 0:          # marriages carry suit + 1
+        label += " " + suit_name(extra - 1)
+    return label
+
+
+def _split_hands(rows: list[tuple]) -> list[list[tuple]]:
+    """Rows of each hand, in order (the deal rows come before the hand-start row)."""
+    hands: dict[int, list[tuple]] = defaultdict(list)
+    for row in rows:
+        if row[0] != C.TR_GAME_END:
+            hands[row[1]].append(row)
+    return [hands[h] for h in sorted(hands)]
+
+
+def _game_end_line(row: tuple, hands: int) -> str:
+    _, winner, score0, score1, double, stake = row[:6]
+    if winner < 0:
+        return f"\nGame unfinished after {hands} hands: scores {score0} - {score1}"
+    loser_score = score1 if winner == 0 else score0
+    winner_score = score0 if winner == 0 else score1
+    dbl = ", double game" if double else ""
+    return (f"\nGame over after {hands} hands: seat {winner} wins {winner_score} to "
+            f"{loser_score}{dbl}; stake {stake}")
+
+
+# --- one hand -------------------------------------------------------------------------------
+
+class _Replay:
+    """Turns one hand's trace rows into lines, tracking each seat's cards as it goes."""
+
+    def __init__(self, params) -> None:
+        self.players = int(params[C.PR_PLAYERS])
+        n_cards = int(params[C.PR_PACKS]) * 32
+        self.stage1 = (n_cards - self.players * int(params[C.PR_HAND_SIZE])) // self.players
+        self.hands: list[list[int]] = []
+        self.turnup = C.NO_CARD
+
+    def hand_lines(self, rows: list[tuple]) -> list[str]:
+        self.hands = [[] for _ in range(self.players)]
+        for row in rows:
+            if row[0] == C.TR_DEAL:
+                self.hands[row[2]].append(row[3])
+        start = next(r for r in rows if r[0] == C.TR_HAND_START)
+        lines = [self._start_line(start)]
+        lines += [f"{INDENT}seat {s} dealt: {cards_text(h)}" for s, h in enumerate(self.hands)]
+        by_trick: dict[int, list[tuple]] = defaultdict(list)
+        for row in rows:
+            if row[0] in _TRICKED:
+                by_trick[row[2]].append(row)
+        for trick in sorted(by_trick):
+            lines += self._trick_lines(trick, by_trick[trick])
+        lines += [self._hand_end_line(r) for r in rows if r[0] == C.TR_HAND_END]
+        return lines
+
+    def _start_line(self, row: tuple) -> str:
+        _, hand, dealer, trump, turnup, leader = row[:6]
+        self.turnup = turnup
+        return (f"\nHand {hand} | dealer: seat {dealer} | trumps {suit_name(trump)} "
+                f"(turn-up {card_name(turnup)}) | seat {leader} leads")
+
+    def _hand_end_line(self, row: tuple) -> str:
+        _, _, score0, score1, points0, points1 = row[:6]
+        return (f"{INDENT}hand points: seat 0 {points0}, seat 1 {points1} | "
+                f"scores: seat 0 {score0}, seat 1 {score1}")
+
+    def _trick_lines(self, trick: int, rows: list[tuple]) -> list[str]:
+        plays = [r for r in rows if r[0] == C.TR_PLAY]
+        won = [r for r in rows if r[0] == C.TR_TRICK_WON]
+        if not plays:       # events of the deal (trick 0) or of the hand's end
+            return [INDENT + line for line in self._notes(rows, {})]
+        lines = []
+        if trick == self.stage1 + 1:
+            held = "; ".join(f"seat {s} {cards_text(h)}" for s, h in enumerate(self.hands))
+            lines.append(f"{INDENT}stage 2 (stock empty) — holding: {held}")
+        for play in plays:
+            self.hands[play[3]].remove(play[4])
+        lines.append(f"{INDENT}{_trick_line(trick, plays, won)}")
+        return lines + [NOTE + line for line in self._notes(rows, _killers(rows))]
+
+    def _notes(self, rows: list[tuple], killers: dict[int, int]) -> list[str]:
+        """Declarations, shows, exchanges, events and draws of a trick, in engine order."""
+        lines: list[str] = []
+        declared: list[int] = []
+        exchange: tuple | None = None
+        shows: list[tuple] = []
+        draws: list[tuple] = []
+        for i, row in enumerate(rows):
+            kind = row[0]
+            if kind != C.TR_SHOW and shows:
+                lines.append(_show_line(shows))
+                shows = []
+            if kind == C.TR_DECLARED_CARD:
+                declared.append(row[4])
+            elif kind == C.TR_EXCHANGE:
+                exchange = row
+                self._apply_exchange(row)
+            elif kind == C.TR_SHOW:
+                if shows and (shows[-1][3], shows[-1][5]) != (row[3], row[5]):
+                    lines.append(_show_line(shows))
+                    shows = []
+                shows.append(row)
+            elif kind == C.TR_EVENT:
+                lines.append(_event_line(row, declared, exchange, killers.get(i)))
+                declared, exchange = [], None
+            elif kind == C.TR_DRAW:
+                draws.append(row)
+        if shows:
+            lines.append(_show_line(shows))
+        if draws:
+            lines.append(self._draw_line(draws))
+        return lines
+
+    def _apply_exchange(self, row: tuple) -> None:
+        _, _, _, seat, seven, turnup = row[:6]
+        self.hands[seat].remove(seven)
+        self.hands[seat].append(turnup)
+        self.turnup = seven
+
+    def _draw_line(self, draws: list[tuple]) -> str:
+        parts = []
+        for row in draws:
+            seat, card = row[3], row[4]
+            note = " (the turn-up)" if card == self.turnup else ""
+            self.hands[seat].append(card)
+            parts.append(f"seat {seat} {card_name(card)}{note}")
+        return "draws: " + ", ".join(parts)
+
+
+def _trick_line(trick: int, plays: list[tuple], won: list[tuple]) -> str:
+    leader = plays[0]
+    text = f"trick {trick:2d}: seat {leader[3]} leads {card_name(leader[4])}"
+    for play in plays[1:]:
+        text += f", seat {play[3]} plays {card_name(play[4])}"
+    if won:
+        text += f" -> seat {won[0][3]} wins"
+    return text
+
+
+def _killers(rows: list[tuple]) -> dict[int, int]:
+    """Row index of each event raised by a play -> the card just played (R1.10 losses)."""
+    out = {}
+    last = None
+    for i, row in enumerate(rows):
+        if row[0] == C.TR_PLAY:
+            last = row[4]
+        elif row[0] == C.TR_TRICK_WON:
+            last = None
+        elif row[0] == C.TR_EVENT and last is not None:
+            out[i] = last
+    return out
+
+
+def _show_line(shows: list[tuple]) -> str:
+    seat, code = shows[0][3], shows[0][5]
+    kind, suit = code // 4, code % 4
+    extra = suit + 1 if kind <= C.K_ROYAL_MARRIAGE else 0
+    cards = cards_text([r[4] for r in shows])
+    return f"seat {seat} shows {kind_label(kind, extra)} ({cards}) to score"
+
+
+def _event_line(row: tuple, declared: list[int], exchange: tuple | None,
+                killer: int | None) -> str:
+    _, _, trick, seat, kind, status, extra, points = row
+    label = kind_label(kind, extra)
+    cards = f" ({cards_text(declared)})" if declared else ""
+    if status == C.EV_LOST:
+        cause = f"{card_name(killer)} played" if killer is not None else "stock exhausted"
+        return f"seat {seat} loses {label} shown to score ({cause})"
+    if status == C.EV_SCORED_PENDING:
+        return f"seat {seat} scores {label} shown earlier{cards}: +{points}"
+    if kind == C.K_SEVEN_EXCHANGE and exchange is not None:
+        return (f"seat {seat} exchanges {card_name(exchange[4])} for the turn-up "
+                f"{card_name(exchange[5])}: +{points}")
+    if kind == C.K_SEVEN_TURNUP:
+        return f"seat {seat} (dealer) turned up a seven of trumps: +{points}"
+    if kind == C.K_BRISQUES:
+        return f"seat {seat} brisques: +{points}"
+    if kind == C.K_LAST_TRICK:
+        return f"seat {seat} last trick: +{points}"
+    if kind == C.K_SEVEN_DECLARE:
+        return f"seat {seat} declares the seven of trumps{cards}: +{points}"
+    if kind == C.K_SEVEN_PLAYED:
+        return f"seat {seat} played the seven of trumps: +{points}"
+    return f"seat {seat} declares {label}{cards}: +{points}"

@@ -1,0 +1,754 @@
+"""The conformance test every variant preset must pass (DESIGN: models to learn from, pgx).
+
+Each game is played with ``trace_one`` and its trace is walked by an INDEPENDENT pure-Python
+checker: it rebuilds the hands from the deal, draws and exchanges, and re-derives from the
+rules text (RULES.md), not from bezsim's code, the trick winner (R1.3), the stage-2 duties
+(R1.6), the shapes, points (R1.8) and reuse rules (R1.9, tracked per physical copy) of every
+declaration, the "to score" bookkeeping (R1.10), the seven of trumps (R2.3), brisques and last
+trick (R1.4, R2.5), and the end of the game (R2.6). Only the trace record layout (TR_*) and
+kind numbers are taken from the engine; they are the format being read. A greedy seat always
+takes the best declaration offered (declining is worth 0), so for greedy seats the checker also
+proves the engine OFFERED every legal declaration: the best legal one, by points, was taken.
+
+Also here: determinism of the real engine across threads, serial runs and shard sizes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bezsim.engine import constants as C
+from bezsim.engine.api import run_games, trace_one, unpack_events
+from bezsim.rules import Rules
+
+# --- the presets every variant must pass, and the policy pairs ------------------------------
+
+PRESETS = [Rules.make("ordinary")]
+POLICY_PAIRS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy")]
+HANDS_PER_CASE = 5000      # x 3 policy pairs: 15,000 checked hands per preset
+# non-default options the checker also understands (a smaller run each)
+OPTION_SETS = [
+    {"stage2_duty": "follow_only", "last_trick": "both", "brisques_when": "when_won",
+     "double_game": "points", "target": 1500},
+    {"seven_exchange_is_declaration": "true", "declare_after_last_stock_trick": "false",
+     "double_bezique": "all_at_once", "marriage_to_sequence": "false",
+     "bezique_pair": "by_trump", "last_trick": "trick24", "double_game": "off"},
+    {"seven_scores_when": "played"},
+]
+HANDS_PER_OPTION_SET = 1500
+
+# --- cards, from the card layout of DESIGN.md (id = pack*32 + suit*8 + rank) ------------------
+
+ACE, TEN, KING, QUEEN, JACK, SEVEN = 0, 1, 2, 3, 4, 7
+SPADES, DIAMONDS = 0, 2
+
+
+def suit(card: int) -> int:
+    return (card % 32) // 8
+
+
+def rank(card: int) -> int:
+    return card % 8
+
+
+def face(card: int) -> int:
+    return card % 32
+
+
+# --- R1.8: combinations, their history tag and their points ----------------------------------
+
+MARRIAGES = {C.K_COMMON_MARRIAGE, C.K_ROYAL_MARRIAGE}
+FOURS = {C.K_FOUR_ACES: ACE, C.K_FOUR_KINGS: KING, C.K_FOUR_QUEENS: QUEEN,
+         C.K_FOUR_JACKS: JACK}
+COMBOS = MARRIAGES | {C.K_SEQUENCE, C.K_BEZIQUE, C.K_DOUBLE_BEZIQUE} | set(FOURS)
+SEVENS = {C.K_SEVEN_EXCHANGE, C.K_SEVEN_DECLARE}
+POINTS = {C.K_COMMON_MARRIAGE: 20, C.K_ROYAL_MARRIAGE: 40, C.K_SEQUENCE: 250,
+          C.K_BEZIQUE: 40, C.K_DOUBLE_BEZIQUE: 500, C.K_FOUR_ACES: 100, C.K_FOUR_KINGS: 80,
+          C.K_FOUR_QUEENS: 60, C.K_FOUR_JACKS: 40, C.K_SEVEN_TURNUP: 10,
+          C.K_SEVEN_EXCHANGE: 10, C.K_SEVEN_DECLARE: 10, C.K_SEVEN_PLAYED: 10,
+          C.K_LAST_TRICK: 10}
+CLASS_M = {"marriage", "sequence"}
+CLASS_B = {"bezique", "double"}
+
+
+def tag(kind: int) -> str:
+    if kind in MARRIAGES:
+        return "marriage"
+    if kind == C.K_SEQUENCE:
+        return "sequence"
+    if kind == C.K_BEZIQUE:
+        return "bezique"
+    if kind == C.K_DOUBLE_BEZIQUE:
+        return "double"
+    return "four"
+
+
+class Violation(AssertionError):
+    pass
+
+
+def expect(cond: bool, what: str, *args) -> None:
+    if not cond:
+        raise Violation(what + (": " + " ".join(map(str, args)) if args else ""))
+
+
+# --- R1.3 and R1.6 ------------------------------------------------------------------------------
+
+def trick_winner(lead: int, follow: int, trump: int) -> int:
+    """0 if the leader wins, 1 if the follower does (R1.3; identical cards: the first)."""
+    if suit(follow) == suit(lead):
+        return 1 if rank(follow) < rank(lead) else 0
+    return 1 if suit(follow) == trump else 0
+
+
+def legal_follows(hand: list[int], lead: int, trump: int, duty: str) -> list[int]:
+    """Stage-2 replies to ``lead`` (R1.6; option stage2_duty)."""
+    same = [c for c in hand if suit(c) == suit(lead)]
+    if same:
+        higher = [c for c in same if rank(c) < rank(lead)]
+        return higher if duty == "follow_and_win" and higher else same
+    trumps = [c for c in hand if suit(c) == trump]
+    if duty == "follow_and_win" and trumps:
+        return trumps
+    return list(hand)
+
+
+# --- the checker ---------------------------------------------------------------------------------
+
+class Game:
+    """Walks one game's trace; raises Violation at the first rule broken."""
+
+    def __init__(self, rules: Rules, rows: list[list[int]], batch,
+                 policies: tuple[str, ...] = ("random", "random")) -> None:
+        self.o = rules.options
+        self.policies = tuple(policies)
+        self.rows = rows
+        self.pos = 0
+        self.batch = batch
+        self.scores = [0, 0]
+        self.events: list[tuple] = []       # every TR_EVENT row, in order
+        self.hand_rows: list[dict] = []     # what each hand should have written to hand_seat
+
+    # cursor over the trace
+    def peek(self) -> list[int] | None:
+        return self.rows[self.pos] if self.pos < len(self.rows) else None
+
+    def take(self, record: int, what: str) -> list[int]:
+        row = self.peek()
+        expect(row is not None and row[0] == record, f"expected {what}", row)
+        self.pos += 1
+        if record == C.TR_EVENT:
+            self.events.append(tuple(row[1:8]))
+        return row
+
+    def at(self, record: int) -> bool:
+        row = self.peek()
+        return row is not None and row[0] == record
+
+    def run(self) -> int:
+        hand = 0
+        first_dealer = int(self.batch.game_info[0, C.GI_FIRST_DEALER])
+        while not self.at(C.TR_GAME_END):
+            expect(self.peek() is not None, "trace ends without TR_GAME_END")
+            over = Hand(self, hand, (first_dealer + hand) % 2).run()
+            hand += 1
+            if over:
+                break
+        self.check_game_end(hand)
+        return hand
+
+    def check_game_end(self, hands: int) -> None:
+        row = self.take(C.TR_GAME_END, "game end")
+        expect(self.pos == len(self.rows), "rows after the game end")
+        target = self.o["target"]
+        winner = 0 if self.scores[0] > self.scores[1] else 1
+        expect(self.scores[winner] >= target and self.scores[0] != self.scores[1],
+               "game ended without a unique winner at the target (R2.6)", self.scores)
+        loser = self.scores[1 - winner]
+        mode = self.o["double_game"]
+        double = int(mode != "off" and 2 * loser < target)
+        stake = 1 + double
+        if mode == "points":
+            stake = (self.scores[winner] - loser) * (1 + double)
+        expect(row[1:6] == [winner, *self.scores, double, stake], "game result (R2.6)", row)
+        self.check_batch(hands, winner, double, stake)
+
+    def check_batch(self, hands: int, winner: int, double: int, stake: int) -> None:
+        b = self.batch
+        gi = b.game_info[0]
+        expect(gi[C.GI_OVERFLOW] == 0, "overflow flag set")
+        expect([gi[C.GI_HANDS], gi[C.GI_WINNER], gi[C.GI_DOUBLE], gi[C.GI_STAKE]]
+               == [hands, winner, double, stake], "game_info", gi)
+        expect(list(gi[C.GI_SCORE:C.GI_SCORE + 2]) == self.scores, "game_info scores")
+        expect(gi[C.GI_N_EVENTS] == len(self.events), "event count")
+        ev = unpack_events(b.events[0, :len(self.events)])
+        cols = ("hand", "trick", "seat", "kind", "status", "extra", "points")
+        packed = list(zip(*(ev[c].tolist() for c in cols), strict=True))
+        expect(packed == self.events, "events array differs from the traced events")
+        for h, want in enumerate(self.hand_rows):
+            info = b.hand_info[0, h]
+            expect(list(info) == want["info"], "hand_info", h, list(info), want["info"])
+            for seat in range(2):
+                expect(list(b.hand_seat[0, h, seat]) == want["seat"][seat], "hand_seat", h, seat)
+
+
+class Hand:
+    """One hand: the cards of each seat, every copy's declaration history, pending shows."""
+
+    def __init__(self, game: Game, number: int, dealer: int) -> None:
+        self.g = game
+        self.o = game.o
+        self.n = number
+        self.dealer = dealer
+        self.hands: list[list[int]] = [[], []]
+        self.seen: set[int] = set()          # dealt, turned up or drawn from the stock
+        self.played: set[int] = set()
+        self.hist: dict[int, set[str]] = {}  # copy -> kinds it scored in (R1.9, per copy)
+        self.pending: list[dict[int, list[int]]] = [{}, {}]   # seat -> code -> shown cards
+        self.points = [Counter(), Counter()]  # seat -> kind -> points
+        self.won = [0, 0]
+        self.brisques = [0, 0]
+        self.exchanged = False
+        self.turnup = self.dealt_turnup = -1
+        self.trump = -1
+        self.winners: dict[int, int] = {}
+
+    # --- deal (R2.1) -----------------------------------------------------------------------
+    def run(self) -> bool:
+        self.deal()
+        leader = 1 - self.dealer
+        for trick in range(1, 33):
+            leader = self.trick(trick, leader)
+        self.end_of_hand()
+        return self.hand_end()
+
+    def deal(self) -> None:
+        nd, d = 1 - self.dealer, self.dealer
+        order = [nd] * 3 + [d] * 3 + [nd] * 2 + [d] * 2 + [nd] * 3 + [d] * 3
+        for seat in order:
+            row = self.g.take(C.TR_DEAL, "deal")
+            expect(row[1:3] == [self.n, seat], "deal order 3-2-3, non-dealer first (R2.1)", row)
+            self.receive(seat, row[3])
+        row = self.g.take(C.TR_HAND_START, "hand start")
+        self.turnup = self.dealt_turnup = row[4]
+        self.trump = suit(self.turnup)
+        expect(row[1:6] == [self.n, self.dealer, self.trump, self.turnup, nd],
+               "hand start: dealer alternates, trumps = turn-up suit, non-dealer leads", row)
+        self.new_card(self.turnup)
+        if rank(self.turnup) == SEVEN:
+            self.event(0, self.dealer, C.K_SEVEN_TURNUP)
+
+    def new_card(self, card: int) -> None:
+        expect(0 <= card < 64 and card not in self.seen, "card seen twice in a hand", card)
+        self.seen.add(card)
+
+    def receive(self, seat: int, card: int) -> None:
+        self.new_card(card)
+        self.hands[seat].append(card)
+
+    def event(self, trick: int, seat: int, kind: int, status: int = C.EV_SCORED,
+              extra: int = 0, points: int | None = None) -> list[int]:
+        row = self.g.take(C.TR_EVENT, f"event {C.KIND_NAMES[kind]}")
+        pts = POINTS.get(kind, 0) if points is None else points
+        if status == C.EV_LOST:
+            pts = 0
+        want = [self.n, trick, seat, kind, status, extra, pts]
+        expect(row[1:8] == want, "event", row[1:8], "expected", want)
+        self.points[seat][kind] += pts
+        return row
+
+    # --- a trick ----------------------------------------------------------------------------
+    def trick(self, t: int, leader: int) -> int:
+        stage1 = t <= 24
+        cards = [self.play(t, leader, None, stage1), None]
+        cards[1] = self.play(t, 1 - leader, cards[0], stage1)
+        w = (leader + trick_winner(cards[0], cards[1], self.trump)) % 2
+        row = self.g.take(C.TR_TRICK_WON, "trick won")
+        expect(row[1:8] == [self.n, t, w, cards[0], cards[1], -1, -1], "trick winner (R1.3)",
+               row, "expected winner", w)
+        self.won[w] += 1
+        self.winners[t] = w
+        self.score_trick(t, w, cards)
+        if stage1:
+            self.declarations(t, w)
+            self.draws(t, w)
+        return w
+
+    def play(self, t: int, seat: int, lead: int | None, stage1: bool) -> int:
+        row = self.g.take(C.TR_PLAY, "play")
+        card, n_legal = row[4], row[5]
+        expect(row[1:4] == [self.n, t, seat], "play order: leader, then the other", row)
+        hand = self.hands[seat]
+        expect(card in hand, "card played that the seat does not hold", card, hand)
+        legal = list(hand) if stage1 or lead is None else legal_follows(
+            hand, lead, self.trump, self.o["stage2_duty"])
+        expect(card in legal, "illegal stage-2 play (R1.6)", card, "lead", lead, "hand", hand)
+        expect(n_legal == len(legal), "offered plays differ from the legal set", n_legal, legal)
+        hand.remove(card)
+        expect(card not in self.played, "card played twice", card)
+        self.played.add(card)
+        self.after_play(t, seat, card, stage1)
+        return card
+
+    def after_play(self, t: int, seat: int, card: int, stage1: bool) -> None:
+        """R1.10: a played card kills every 'to score' combination it was shown in."""
+        dead = sorted(code for code, cards in self.pending[seat].items() if card in cards)
+        lost = []
+        for _ in dead:
+            row = self.g.peek()
+            expect(row is not None and row[0] == C.TR_EVENT and row[5] == C.EV_LOST,
+                   "a shown combination was not lost when its card was played (R1.10)", row)
+            lost.append(row[4] * 4 + max(row[6] - 1, 0))
+            self.event(t, seat, row[4], C.EV_LOST, row[6])
+        expect(sorted(lost) == dead, "lost combinations", lost, dead)
+        for code in dead:
+            del self.pending[seat][code]
+        if (self.o["seven_scores_when"] == "played" and stage1
+                and face(card) == self.trump * 8 + SEVEN):
+            self.event(t, seat, C.K_SEVEN_PLAYED)
+
+    def score_trick(self, t: int, w: int, cards: list[int]) -> None:
+        brisques = 10 * sum(rank(c) in (ACE, TEN) for c in cards)
+        self.brisques[w] += brisques
+        if self.o["brisques_when"] == "when_won" and brisques:
+            self.event(t, w, C.K_BRISQUES, points=brisques)
+        mode = self.o["last_trick"]
+        if (t == 32 and mode in ("trick32", "both")) or (t == 24 and mode in ("trick24",
+                                                                              "both")):
+            self.event(t, w, C.K_LAST_TRICK)
+
+    # --- declarations (R1.7-R1.10, R2.3, R2.4) -----------------------------------------------
+    def declarations(self, t: int, w: int) -> None:
+        if t == 24 and self.o["declare_after_last_stock_trick"] == "false":
+            self.flush(t)
+            return
+        greedy = self.g.policies[w] == "greedy"
+        combos = sevens = 0
+        while True:
+            row = self.g.peek()
+            ends = (row is None or row[0] == C.TR_DRAW
+                    or (row[0] == C.TR_EVENT and row[5] == C.EV_LOST))  # the flush (R2.4)
+            if row is not None and row[0] == C.TR_SHOW:
+                expect(combos == 1 and t < 24, "shown to score without a declaration", row)
+                self.show(t, w)
+                continue
+            if greedy:
+                self.check_greedy_choice(w, combos, sevens, None if ends else row)
+            if ends:
+                break
+            kind = self.declaration(t, w)
+            combos += kind in COMBOS
+            sevens += kind in SEVENS
+            if self.o["seven_exchange_is_declaration"] == "true":
+                expect(combos + sevens <= 1, "two declarations on one trick (R1.10, R2.3)")
+            else:
+                expect(combos <= 1 and sevens <= 1, "two declarations on one trick (R1.10)")
+        if t == 24:
+            self.flush(t)
+
+    # --- what the winner may declare now (independent of the engine) --------------------------
+    def check_greedy_choice(self, w: int, combos: int, sevens: int, row) -> None:
+        """Greedy takes the best offer and declining is worth 0, so its next declaration (or
+        none) shows whether the engine offered every legal declaration, by points."""
+        one = self.o["seven_exchange_is_declaration"] == "true"
+        offers = []
+        if combos == 0 and (not one or sevens == 0):
+            offers += self.legal_combinations(w)
+        if (sevens == 0 and not one) or (one and combos + sevens == 0):
+            offers += [10] if self.legal_seven(w) else []
+        if row is None:
+            expect(not offers, "a legal declaration was not offered to greedy", offers)
+            return
+        kind = C.K_SEVEN_EXCHANGE if row[0] == C.TR_EXCHANGE else self.next_event_kind()
+        expect(offers and POINTS[kind] == max(offers),
+               "greedy declared less than the best legal declaration", kind, offers)
+
+    def next_event_kind(self) -> int:
+        rows = self.g.rows
+        i = self.g.pos
+        while rows[i][0] == C.TR_DECLARED_CARD:
+            i += 1
+        return rows[i][4]
+
+    def free(self, seat: int, f: int, banned: set[str]) -> list[int]:
+        """Held copies of face f whose history has none of ``banned``."""
+        return [c for c in self.hands[seat] if face(c) == f
+                and not (self.hist.get(c, set()) & banned)]
+
+    def legal_combinations(self, w: int) -> list[int]:
+        """Points of every combination w may score now (R1.8, R1.9, options)."""
+        out = []
+        for s in range(4):
+            if self.free(w, s * 8 + KING, CLASS_M) and self.free(w, s * 8 + QUEEN, CLASS_M):
+                out.append(40 if s == self.trump else 20)
+        seq_ban = {"sequence"} | ({"marriage"} if self.o["marriage_to_sequence"] == "false"
+                                  else set())
+        if all(self.free(w, self.trump * 8 + r, seq_ban) for r in (ACE, TEN, KING, QUEEN,
+                                                                    JACK)):
+            out.append(250)     # A, 10 and J can never be in class M yet: rule 3 holds
+        q, j = self.bezique_faces()
+        if self.free(w, q, CLASS_B) and self.free(w, j, CLASS_B):
+            out.append(40)
+        dq, dj = self.free(w, q, {"double"}), self.free(w, j, {"double"})
+        new = [c for c in dq + dj if not self.hist.get(c, set()) & CLASS_B]
+        if self.o["double_bezique"] == "all_at_once":
+            dq, dj = self.free(w, q, CLASS_B), self.free(w, j, CLASS_B)
+        if len(dq) >= 2 and len(dj) >= 2 and new:
+            out.append(500)
+        for kind, r in FOURS.items():
+            held = [c for c in self.hands[w] if rank(c) == r
+                    and "four" not in self.hist.get(c, set())]
+            if len(held) >= 4:
+                out.append(POINTS[kind])
+        return out
+
+    def legal_seven(self, w: int) -> bool:
+        if not self.free(w, self.trump * 8 + SEVEN, {"seven"}):
+            return False
+        can_exchange = not self.exchanged and rank(self.turnup) != SEVEN
+        return can_exchange or self.o["seven_scores_when"] == "declared"
+
+    def declared_cards(self, t: int, w: int) -> tuple[list[int], list[int]]:
+        cards, kinds = [], []
+        while self.g.at(C.TR_DECLARED_CARD):
+            row = self.g.take(C.TR_DECLARED_CARD, "declared card")
+            expect(row[1:4] == [self.n, t, w], "only the trick winner declares (R1.7)", row)
+            cards.append(row[4])
+            kinds.append(row[5])
+        return cards, kinds
+
+    def declaration(self, t: int, w: int) -> int:
+        if self.g.at(C.TR_EXCHANGE):
+            self.exchange(t, w)
+            return C.K_SEVEN_EXCHANGE
+        cards, kinds = self.declared_cards(t, w)
+        row = self.g.peek()
+        expect(row is not None and row[0] == C.TR_EVENT, "declared cards without an event", row)
+        expect(row[3] == w, "only the trick winner declares (R1.7)", row)
+        kind, status, extra = row[4], row[5], row[6]
+        expect(all(k == kind for k in kinds), "declared cards of another kind", kinds, kind)
+        if kind == C.K_SEVEN_DECLARE:
+            expect(self.o["seven_scores_when"] == "declared", "seven declared under 'played'")
+            expect(len(cards) == 1, "a seven declaration shows one card", cards)
+            self.check_seven(w, cards[0])
+            self.event(t, w, kind)
+            return kind
+        expect(kind in COMBOS, "unexpected event in the declaration phase", row)
+        self.check_combination(w, kind, extra, cards)
+        code = kind * 4 + (extra - 1 if kind in MARRIAGES else 0)
+        was_pending = code in self.pending[w]
+        expect(status == (C.EV_SCORED_PENDING if was_pending else C.EV_SCORED),
+               "status of a declaration vs. shown to score (R1.10)", row)
+        self.pending[w].pop(code, None)
+        self.event(t, w, kind, status, extra)
+        for c in cards:
+            self.hist.setdefault(c, set()).add(tag(kind))
+        return kind
+
+    def check_seven(self, w: int, seven: int) -> None:
+        expect(face(seven) == self.trump * 8 + SEVEN, "not the seven of trumps (R2.3)", seven)
+        expect(seven in self.hands[w], "seven not held", seven)
+        expect("seven" not in self.hist.get(seven, ()), "a seven scored twice (R2.3)", seven)
+        self.hist.setdefault(seven, set()).add("seven")
+
+    def exchange(self, t: int, w: int) -> None:
+        row = self.g.take(C.TR_EXCHANGE, "exchange")
+        seven, turnup = row[4], row[5]
+        expect(row[1:4] == [self.n, t, w], "exchange by the trick winner", row)
+        expect(not self.exchanged, "second exchange in a hand (R2.3)")
+        expect(turnup == self.turnup, "exchanged for a card that is not the turn-up", row)
+        self.check_seven(w, seven)
+        self.hands[w].remove(seven)
+        self.hands[w].append(turnup)
+        self.turnup = seven
+        self.exchanged = True
+        self.event(t, w, C.K_SEVEN_EXCHANGE)
+
+    def show(self, t: int, w: int) -> None:
+        first = self.g.peek()
+        code = first[5]
+        cards = []
+        while self.g.at(C.TR_SHOW) and self.g.peek()[5] == code:
+            row = self.g.take(C.TR_SHOW, "show")
+            expect(row[1:4] == [self.n, t, w], "shown by the trick winner", row)
+            cards.append(row[4])
+        kind, s = code // 4, code % 4
+        expect(kind in COMBOS, "shown code is not a combination", code)
+        expect(code not in self.pending[w], "the same combination shown twice", code)
+        self.check_combination(w, kind, s + 1 if kind in MARRIAGES else 0, cards)
+        self.pending[w][code] = cards
+
+    def flush(self, t: int) -> None:
+        """End of stage 1: every combination still to score is lost (R1.10, R2.4)."""
+        left = sorted((seat, code) for seat in range(2) for code in self.pending[seat])
+        lost = []
+        for _ in left:
+            row = self.g.peek()
+            expect(row is not None and row[0] == C.TR_EVENT, "pending not lost at trick 24")
+            seat, kind, extra = row[3], row[4], row[6]
+            lost.append((seat, kind * 4 + max(extra - 1, 0)))
+            self.event(t, seat, kind, C.EV_LOST, extra)
+        expect(sorted(lost) == left, "combinations lost at the end of stage 1", lost, left)
+        self.pending = [{}, {}]
+
+    # --- R1.8 shapes and R1.9 reuse, per physical copy -----------------------------------------
+    def bezique_faces(self) -> tuple[int, int]:
+        if self.o["bezique_pair"] == "fixed":
+            return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
+        same_colour = {0: 3, 3: 0, 1: 2, 2: 1}[self.trump]
+        return self.trump * 8 + QUEEN, same_colour * 8 + JACK
+
+    def check_combination(self, seat: int, kind: int, extra: int, cards: list[int]) -> None:
+        expect(len(set(cards)) == len(cards), "a copy used twice in one combination", cards)
+        for c in cards:
+            expect(c in self.hands[seat], "declared card not held or already played (R1.8)",
+                   c, self.hands[seat])
+        self.check_shape(kind, extra, cards)
+        self.check_reuse(kind, cards)
+
+    def check_shape(self, kind: int, extra: int, cards: list[int]) -> None:
+        faces = sorted(face(c) for c in cards)
+        if kind in MARRIAGES:
+            s = extra - 1
+            expect(faces == [s * 8 + KING, s * 8 + QUEEN], "marriage is K+Q of a suit", faces)
+            royal = s == self.trump
+            expect(kind == (C.K_ROYAL_MARRIAGE if royal else C.K_COMMON_MARRIAGE),
+                   "royal iff in trumps", kind, s, self.trump)
+        elif kind == C.K_SEQUENCE:
+            want = sorted(self.trump * 8 + r for r in (ACE, TEN, KING, QUEEN, JACK))
+            expect(faces == want, "sequence is A 10 K Q J of trumps", faces)
+        elif kind in (C.K_BEZIQUE, C.K_DOUBLE_BEZIQUE):
+            q, j = self.bezique_faces()
+            n = 1 if kind == C.K_BEZIQUE else 2
+            expect(faces == sorted([q] * n + [j] * n), "bezique cards", faces)
+        else:
+            expect(len(cards) == 4 and all(rank(c) == FOURS[kind] for c in cards),
+                   "four of a rank", faces)
+        if kind not in MARRIAGES:
+            expect(extra == 0, "extra is only for marriages", kind, extra)
+
+    def check_reuse(self, kind: int, cards: list[int]) -> None:
+        hist = [self.hist.get(c, set()) for c in cards]
+        t = tag(kind)
+        expect(all(t not in h for h in hist), "same kind twice for a copy (R1.9.1)", kind, cards)
+        if kind in MARRIAGES:
+            expect(all("sequence" not in h for h in hist), "marriage from a sequence (R1.9.2)")
+        if kind == C.K_BEZIQUE:
+            expect(all("double" not in h for h in hist), "single from a double (R1.9.2)")
+        if kind == C.K_SEQUENCE:
+            if self.o["marriage_to_sequence"] == "false":
+                expect(all("marriage" not in h for h in hist), "married card in a sequence")
+            expect(any(not (h & CLASS_M) for h in hist), "no new card in class M (R1.9.3)")
+        if kind == C.K_DOUBLE_BEZIQUE:
+            expect(any(not (h & CLASS_B) for h in hist), "no new card in class B (R1.9.3)",
+                   cards, hist)
+            if self.o["double_bezique"] == "all_at_once":
+                expect(all(not (h & CLASS_B) for h in hist), "double from a single (option)")
+
+    # --- draws (R1.5, R2.2) ---------------------------------------------------------------------
+    def draws(self, t: int, w: int) -> None:
+        for k, seat in enumerate((w, 1 - w)):
+            row = self.g.take(C.TR_DRAW, "draw")
+            expect(row[1:4] == [self.n, t, seat], "trick winner draws first (R1.5)", row)
+            card = row[4]
+            if t == 24 and k == 1:
+                expect(card == self.turnup, "loser of trick 24 takes the turn-up (R2.2)", row)
+                self.hands[seat].append(card)
+            else:
+                self.receive(seat, card)
+
+    # --- end of hand (R1.4, R2.5) -----------------------------------------------------------------
+    def end_of_hand(self) -> None:
+        expect(self.hands == [[], []], "cards left in hand after 32 tricks", self.hands)
+        expect(self.played == set(range(64)) and self.seen == set(range(64)),
+               "every card once: dealt/turned up/drawn and played")
+        expect(sum(self.brisques) == 160, "brisques sum to 160 (R1.4)", self.brisques)
+        if self.o["brisques_when"] == "end_of_hand":
+            for seat in range(2):
+                if self.brisques[seat]:
+                    self.event(33, seat, C.K_BRISQUES, points=self.brisques[seat])
+        last = [self.points[s][C.K_LAST_TRICK] for s in range(2)]
+        if self.o["last_trick"] == "trick32":
+            w32 = self.winners[32]
+            expect(last[w32] == 10 and last[1 - w32] == 0, "last trick to trick 32's winner")
+        expect(all(not p for p in self.pending), "shown combinations left after the hand")
+
+    def hand_end(self) -> bool:
+        row = self.g.take(C.TR_HAND_END, "hand end")
+        pts = [sum(self.points[s].values()) for s in range(2)]
+        before = list(self.g.scores)
+        self.g.scores = [before[s] + pts[s] for s in range(2)]
+        expect(row[1:6] == [self.n, *self.g.scores, *pts], "hand end totals", row, pts)
+        expect(all(a >= b for a, b in zip(self.g.scores, before, strict=True)),
+               "scores decreased")
+        self.g.hand_rows.append(self.batch_rows())
+        target = self.g.o["target"]
+        top = max(self.g.scores)
+        return top >= target and self.g.scores.count(top) == 1
+
+    def batch_rows(self) -> dict:
+        w24 = self.winners[24]
+        info = [self.dealer, self.trump, self.dealt_turnup, w24, self.winners[32]]
+        seats = []
+        for s in range(2):
+            kinds = [self.points[s][k] for k in range(C.N_KINDS)]
+            seats.append([sum(kinds), self.g.scores[s], self.won[s], *kinds])
+        return {"info": info, "seat": seats}
+
+
+def check_game(rules: Rules, policies: list[str], seed: int, game: int) -> int:
+    """Play one game with its trace, check it; return the number of hands."""
+    batch, trace = trace_one(rules, policies, seed, game)
+    try:
+        return Game(rules, trace.tolist(), batch, policies).run()
+    except Violation as exc:
+        raise Violation(f"{exc} [seed {seed} game {game} {policies} {rules.to_json()}]") \
+            from None
+
+
+def check_until(rules: Rules, policies: list[str], seed: int, hands: int) -> tuple[int, int]:
+    games = total = 0
+    while total < hands:
+        total += check_game(rules, policies, seed, games)
+        games += 1
+    return games, total
+
+
+# --- the tests ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.variant)
+@pytest.mark.parametrize("policies", POLICY_PAIRS, ids="/".join)
+def test_conformance(rules, policies):
+    seed = 1000 + POLICY_PAIRS.index(policies)
+    games, hands = check_until(rules, list(policies), seed, HANDS_PER_CASE)
+    assert hands >= HANDS_PER_CASE
+    # the traced games are the batch's games
+    batch = run_games(rules, list(policies), seed, 0, games)
+    assert int(batch.game_info[:, C.GI_HANDS].sum()) == hands
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(sorted(o)))
+def test_conformance_with_options(options):
+    rules = Rules.make("ordinary", options)
+    _, hands = check_until(rules, ["random", "greedy"], 77, HANDS_PER_OPTION_SET)
+    assert hands >= HANDS_PER_OPTION_SET
+
+
+def test_checker_catches_a_broken_trace():
+    """The checker is not vacuous: a wrong trick winner, a played card swapped for another
+    copy's face, and a hand total off by 10 are each caught."""
+    rules = PRESETS[0]
+    batch, trace = trace_one(rules, ["random", "random"], 5, 0)
+    rows = trace.tolist()
+    Game(rules, rows, batch).run()
+    won = [i for i, r in enumerate(rows) if r[0] == C.TR_TRICK_WON]
+    ends = [i for i, r in enumerate(rows) if r[0] == C.TR_HAND_END]
+    plays = [i for i, r in enumerate(rows) if r[0] == C.TR_PLAY]
+    for i, field, change in ((won[3], 3, lambda v: 1 - v), (ends[0], 4, lambda v: v + 10),
+                             (plays[60], 4, lambda v: (v + 1) % 64)):
+        bad = [list(r) for r in rows]
+        bad[i][field] = change(bad[i][field])
+        with pytest.raises(Violation):
+            Game(rules, bad, batch).run()
+
+
+def test_checker_rules_on_the_worked_examples():
+    """The checker's own R1.3, R1.6 and R1.9 on RULES.md E7, E11, E12 (card id = suit*8+rank,
+    + 32 for the second pack)."""
+    ten_d, nine_h, ace_c, ace_h, seven_s = 17, 13, 24, 8, 7
+    assert trick_winner(ten_d, ten_d + 32, trump=0) == 0          # E11: identical: leader
+    assert trick_winner(nine_h, ace_c, trump=0) == 0              # E11: other plain suit
+    assert trick_winner(ace_h, seven_s, trump=0) == 1             # E11: the trump seven
+    queen_h, king_h, ace_d, nine_c = 11, 10, 16, 29
+    assert legal_follows([king_h, nine_h, seven_s, ace_d], queen_h, 0, "follow_and_win") == [
+        king_h]                                                   # E12
+    assert legal_follows([ace_d, seven_s], queen_h, 0, "follow_and_win") == [seven_s]
+    assert legal_follows([ace_d, nine_c], queen_h, 0, "follow_and_win") == [ace_d, nine_c]
+    assert legal_follows([ace_d, seven_s], queen_h, 0, "follow_only") == [ace_d, seven_s]
+
+    hand = Hand(Game(PRESETS[0], [], None), 0, 0)
+    hand.trump = 1
+    k_s, q_s, k_s2, j_d, q_s2, j_d2 = 2, 3, 34, 20, 35, 52
+    hand.hist = {q_s: {"marriage"}, k_s: {"marriage"}}
+    with pytest.raises(Violation):                               # E7: married Q♠ again
+        hand.check_reuse(C.K_COMMON_MARRIAGE, [k_s2, q_s])
+    hand.hist = {c: {"four"} for c in (2, 10, 18, 26)}
+    with pytest.raises(Violation):                               # E7: a fifth king
+        hand.check_reuse(C.K_FOUR_KINGS, [34, 10, 18, 26])
+    seq = [8, 9, 10, 11, 12]                                     # A 10 K Q J of ♥
+    hand.hist = {c: {"sequence"} for c in seq}
+    with pytest.raises(Violation):                               # E7: marriage from a sequence
+        hand.check_reuse(C.K_ROYAL_MARRIAGE, [10, 11])
+    hand.hist = {10: {"marriage"}, 11: {"marriage"}}
+    hand.check_reuse(C.K_SEQUENCE, seq)                          # E7: royal then sequence
+    hand.hist = {q_s: {"bezique"}, j_d: {"bezique"}}
+    hand.check_reuse(C.K_DOUBLE_BEZIQUE, [q_s, j_d, q_s2, j_d2])  # R1.9.2: add a pair
+    hand.hist = {c: {"bezique"} for c in (q_s, j_d, q_s2, j_d2)}
+    with pytest.raises(Violation):                               # R1.9.3: two singles
+        hand.check_reuse(C.K_DOUBLE_BEZIQUE, [q_s, j_d, q_s2, j_d2])
+    hand.hist = {c: {"double"} for c in (q_s, j_d, q_s2, j_d2)}
+    with pytest.raises(Violation):                               # R1.9.2: single from double
+        hand.check_reuse(C.K_BEZIQUE, [q_s, j_d])
+
+
+# --- determinism of the real engine --------------------------------------------------
+
+def _arrays(batch):
+    return (batch.hand_seat, batch.hand_info, batch.game_info, batch.events)
+
+
+def test_threads_and_serial_give_identical_arrays():
+    import numba
+
+    rules = PRESETS[0]
+    before = numba.get_num_threads()
+    try:
+        runs = [run_games(rules, ["random", "greedy"], 99, 10, 3000, threads=1),
+                run_games(rules, ["random", "greedy"], 99, 10, 3000, threads=2),
+                run_games(rules, ["random", "greedy"], 99, 10, 3000, parallel=False)]
+    finally:
+        numba.set_num_threads(before)
+    for other in runs[1:]:
+        for a, b in zip(_arrays(runs[0]), _arrays(other), strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_runs_identical_across_shards_and_threads(tmp_path):
+    import numba
+
+    from bezsim.io.reader import read_run
+    from bezsim.io.schema import KIND_DICT
+    from bezsim.runner import run_simulation
+
+    rules = PRESETS[0]
+    before = numba.get_num_threads()
+    try:
+        run_simulation(rules, ["greedy", "random"], 5, 300, tmp_path / "a", threads=1,
+                       shard_size=300, progress=False)
+        run_simulation(rules, ["greedy", "random"], 5, 300, tmp_path / "b", threads=2,
+                       shard_size=70, progress=False)
+    finally:
+        numba.set_num_threads(before)
+    a, b = read_run(tmp_path / "a"), read_run(tmp_path / "b")
+    for name in ("hands", "games", "declarations"):
+        pd.testing.assert_frame_equal(a[name], b[name])
+    hands = pd.read_parquet(str(tmp_path / "b") + "/hands")
+    kinds = [f"pts_{k}" for k in KIND_DICT]
+    assert list(hands.columns) == DOCUMENTED_HAND_COLUMNS + kinds
+    assert set(DOCUMENTED_KIND_COLUMNS) <= set(kinds)
+    assert len(hands) == 2 * int(a["games"]["hands"].sum())
+    assert (hands[kinds].sum(axis=1) == hands["points"]).all()
+
+
+# README, "Tables": the hands table
+DOCUMENTED_HAND_COLUMNS = ["game_id", "hand", "seat", "policy", "dealer", "trump", "turnup",
+                           "points", "score_after", "tricks_won"]
+DOCUMENTED_KIND_COLUMNS = [
+    "pts_common_marriage", "pts_royal_marriage", "pts_sequence", "pts_bezique",
+    "pts_double_bezique", "pts_four_aces", "pts_four_kings", "pts_four_queens",
+    "pts_four_jacks", "pts_seven_turnup", "pts_seven_exchange", "pts_seven_declare",
+    "pts_seven_played", "pts_brisques", "pts_last_trick"]
