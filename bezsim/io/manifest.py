@@ -6,7 +6,6 @@ a directory is resumed only by a command with the same identity, and refused oth
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import platform
@@ -17,6 +16,7 @@ from typing import Any, Literal
 
 from bezsim import __version__
 from bezsim.errors import BezsimError
+from bezsim.io.atomic import write_atomically
 from bezsim.rules import Rules
 
 MANIFEST_NAME = "manifest.json"
@@ -78,18 +78,8 @@ def read_manifest(out_dir: str | os.PathLike) -> dict[str, Any] | None:
 def write_manifest(out_dir: str | os.PathLike, manifest: dict[str, Any]) -> Path:
     """Write atomically: a half-written manifest would make the directory unresumable."""
     path = Path(out_dir) / MANIFEST_NAME
-    tmp = path.with_name(f".{MANIFEST_NAME}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(manifest, handle, indent=2, sort_keys=True, ensure_ascii=False)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        raise BezsimError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    text = json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    write_atomically(path, lambda handle: handle.write(text.encode("utf-8")))
     return path
 
 

@@ -16,11 +16,10 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from bezsim.errors import BezsimError
+from bezsim.io.atomic import TMP_SUFFIX, write_atomically
 from bezsim.io.schema import TABLE_NAMES
 
 METADATA_KEY = "bezsim"
-_TMP_SUFFIX = ".tmp"
 
 
 def shard_name(index: int) -> str:
@@ -51,22 +50,7 @@ def write_shard(out_dir: str | os.PathLike, index: int, tables: dict[str, pa.Tab
 
 
 def _write_atomic(table: pa.Table, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}{_TMP_SUFFIX}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as handle:
-            pq.write_table(table, handle, compression="zstd")
-            handle.flush()
-            # the rename must never expose a file whose bytes are not yet on disk
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            reason = exc.strerror or str(exc)
-            raise BezsimError(f"cannot write {path}: {reason}") from exc
-        raise
+    write_atomically(path, lambda handle: pq.write_table(table, handle, compression="zstd"))
 
 
 def read_shard_metadata(path: str | os.PathLike) -> tuple[dict[str, Any], int] | None:
@@ -103,7 +87,7 @@ def remove_stale_temporaries(out_dir: str | os.PathLike) -> int:
         folder = Path(out_dir) / name
         if not folder.is_dir():
             continue
-        for tmp in folder.glob(f".part-*{_TMP_SUFFIX}"):
+        for tmp in folder.glob(f".part-*{TMP_SUFFIX}"):
             with contextlib.suppress(OSError):
                 tmp.unlink()
                 removed += 1
