@@ -63,18 +63,19 @@ LOC_TRICK = 3        # on the current trick
 LOC_HAND = 8         # + seat: in the seat's hand, unseen by others
 LOC_TABLE = 16       # + seat: declared (face up) but still the seat's to play (R1.7)
 
-# --- what a seat knows of a card (view arrays given to policies) ---------------------------
+# --- what a seat knows of a card (its O_SEEN row, read by policies) -------------------------
 V_UNSEEN = 0         # in the stock or in another seat's concealed hand
 V_TURNUP = 1
 V_PLAYED = 2
 V_TRICK = 3
 V_MINE = 4           # in my hand, concealed
 V_MINE_SHOWN = 5     # in my hand, declared on the table
-V_SHOWN = 8          # + seat: declared on the table by that seat
+V_SHOWN = 8          # + seat: known to be held by that seat (declared, drawn turn-up,
+                     # or taken in the seven's exchange)
 
 # --- decisions a policy makes --------------------------------------------------------------
 D_PLAY = 0           # actions are card ids
-D_DECLARE = 1        # actions are declaration codes (see ACT_*), A_STOP ends declaring
+D_DECLARE = 1        # actions are declaration codes, A_STOP ends declaring
 
 A_STOP = -1
 # declaration action code = kind * 4 + suit (suit used by marriages, else 0)

@@ -46,13 +46,18 @@ def _version(package: str) -> str:
         return "unknown"
 
 
+def library_versions() -> dict[str, str]:
+    """Versions that made the data (recorded with it; they do not change a run's identity)."""
+    return {"python": platform.python_version(),
+            **{p: _version(p) for p in ("numba", "numpy", "pyarrow", "pandas")}}
+
+
 def build_manifest(identity: dict[str, Any]) -> dict[str, Any]:
     return {
         "format": MANIFEST_FORMAT,
         **identity,
         "tables": ["hands", "games", "declarations"],
-        "versions": {"python": platform.python_version(),
-                     **{p: _version(p) for p in ("numba", "numpy", "pyarrow", "pandas")}},
+        "versions": library_versions(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
 
