@@ -25,7 +25,7 @@ from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
 from bezsim.rules import Rules, RulesError
 
-_KEYS = {"variant", "options", "trumps", "turnup", "seven_exchanged", "stock", "trick",
+_KEYS = {"variant", "options", "trumps", "turnup", "seven_exchanged", "stock", "stage", "trick",
          "to_move", "phase", "current_trick", "seats", "played", "scored_this_trick",
          "comment"}
 _HIST_BITS = {name: 1 << i for i, name in enumerate(C.HIST_NAMES)}
@@ -122,14 +122,12 @@ def parse_position(data: Any) -> Position:
         if extra:
             raise PositionError(f"seat {s}: unknown key {extra[0]!r} (use 'hand', 'declared')")
         hand = [copies.take(t, f"seat {s} hand") for t in seat.get("hand", [])]
-        if len(hand) > 9:
-            raise PositionError(f"seat {s}: {len(hand)} cards in hand, at most 9 possible")
         declared = seat.get("declared", {}) or {}
         if not isinstance(declared, dict):
             raise PositionError(f"seat {s}: 'declared' must map cards to declaration lists")
         table: set[int] = set()
         for text, kinds in declared.items():
-            card = _declared_card(text, hand, packs, s)
+            card = _declared_card(text, hand, copies, s)
             bits = 0
             for name in kinds if isinstance(kinds, list) else [kinds]:
                 if name not in _HIST_BITS:
@@ -138,6 +136,8 @@ def parse_position(data: Any) -> Position:
                 bits |= _HIST_BITS[name]
             history[card] = bits
             table.add(card)
+        if len(hand) > 9:
+            raise PositionError(f"seat {s}: {len(hand)} cards in hand, at most 9 possible")
         hands.append(hand)
         shown.append(table)
     trumps = _suit(data.get("trumps"), "trumps")
@@ -160,7 +160,12 @@ def parse_position(data: Any) -> Position:
     if phase == "declare" and current:
         raise PositionError("'current_trick' must be empty when the phase is 'declare'")
     if stock > 0 and turnup == C.NO_CARD:
-        raise PositionError("the turn-up is taken only after the last face-down stock card")
+        raise PositionError("a position with face-down 'stock' cards needs its 'turnup' card "
+                            "(the turn-up is taken only after the last stock card)")
+    stage = 2 if stock == 0 and turnup == C.NO_CARD else 1
+    if "stage" in data and data["stage"] != stage:
+        raise PositionError(f"'stage' {data['stage']!r} does not match stock {stock} and "
+                            f"turnup {data.get('turnup')!r} (stage 2 means stock 0, no turn-up)")
     scored = []
     for name in data.get("scored_this_trick", []) or []:
         if name not in C.KIND_NAMES:
@@ -179,20 +184,24 @@ def _suit(value: Any, key: str) -> int:
         raise PositionError(f"'{key}': {exc}") from None
 
 
-def _declared_card(text: Any, hand: list[int], packs: int, seat: int) -> int:
-    """A 'declared' key names a card of that seat's hand (first matching copy)."""
+def _declared_card(text: Any, hand: list[int], copies: _Copies, seat: int) -> int:
+    """A 'declared' key names a card the seat holds on the table: the matching card of its
+    'hand' list (first copy of that face, or the copy named with #k), else one more card of
+    the hand (declared cards stay part of the hand, R1.7)."""
     try:
-        card = cards.parse_card(str(text), packs)
+        card = cards.parse_card(str(text), copies.packs)
     except BezsimError as exc:
         raise PositionError(f"seat {seat} declared: {exc}") from None
     if "#" in str(text):
-        if card not in hand:
-            raise PositionError(f"seat {seat}: declared card {text} is not in that hand")
-        return card
-    for c in hand:
-        if cards.face(c) == cards.face(card):
-            return c
-    raise PositionError(f"seat {seat}: declared card {text} is not in that hand")
+        if card in hand:
+            return card
+    else:
+        for c in hand:
+            if cards.face(c) == cards.face(card):
+                return c
+    card = copies.take(text, f"seat {seat} declared")
+    hand.append(card)
+    return card
 
 
 def load_position(path: str | Path) -> Position:

@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from bezsim import cards
+from bezsim.cards import card_id
 from bezsim.cli import cli
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
@@ -806,10 +807,10 @@ def _with(**changes) -> dict:
     (_with(seats=[{"hand": "A♣"}, {"hand": []}]), "seat 0"),
     (_with(seats=[{"hand": [3]}, {"hand": []}]), "seat 0"),
     (_with(trumps=None), "'trumps'"),
-    (_with(seats=[{"hand": ["A♣"], "declared": {"K♣": ["four"]}}, {"hand": []}]),
-     "not in that hand"),
-    (_with(seats=[{"hand": ["A♣"], "declared": {"A♣#1": ["four"]}}, {"hand": []}]),
-     "not in that hand"),
+    (_with(seats=[{"hand": ["A♣"], "declared": {"A♣#2": ["four"]}}, {"hand": []}]),
+     "pack 2 does not exist"),
+    (_with(seats=[{"hand": ["K♣", "K♣"]}, {"hand": [], "declared": {"K♣": ["marriage"]}}]),
+     "more copies of K♣"),
     (_with(current_trick=["Q♥", "K♥"]), "current_trick"),
     (_with(seats=[{"hand": ["A♣"], "declared": {"A♣": ["fours"]}}, {"hand": []}]),
      "unknown declaration 'fours'"),
@@ -825,6 +826,21 @@ def test_bad_positions_raise_one_line_position_error(data, fragment):
     message = str(info.value)
     assert "\n" not in message
     assert fragment in message
+
+
+def test_r1_7_declared_card_not_listed_in_hand_is_added_to_it():
+    """Declared cards stay part of the hand (R1.7): a 'declared' key that is not in the
+    'hand' list is one more card of that hand, on the table."""
+    pos = parse_position({"trumps": "♥", "turnup": "9♥", "stock": 20, "trick": 14,
+                          "phase": "declare",
+                          "seats": [{"hand": ["K♣"], "declared": {"Q♣": ["bezique"],
+                                                                  "K♣#1": ["four"]}},
+                                    {"hand": []}]})
+    assert sorted(pos.hands[0]) == sorted([card_id(0, 3, 2), card_id(0, 3, 3),
+                                           card_id(1, 3, 2)])
+    assert pos.shown[0] == {card_id(0, 3, 3), card_id(1, 3, 2)}
+    assert [(d["kind"], d["points"]) for d in legal_declarations(pos)] == [
+        ("common_marriage", 20)]
 
 
 def test_good_position_parses():
