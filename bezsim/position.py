@@ -221,6 +221,7 @@ def load_position(path: str | Path) -> Position:
 def build_state(pos: Position) -> np.ndarray:
     """The engine state array for a position (only what legality depends on is filled)."""
     from bezsim.engine import state as st
+    from bezsim.engine.melds import set_roles
 
     S = st.new_state(0, 0)
     for card, bits in pos.history.items():
@@ -243,6 +244,7 @@ def build_state(pos: Position) -> np.ndarray:
     S[sc + C.SC_STAGE] = pos.stage
     S[sc + C.SC_STOCK_LEFT] = pos.stock
     S[sc + C.SC_N_TRICK] = len(pos.current_trick)
+    set_roles(pos.rules.params(), S)
     return S
 
 

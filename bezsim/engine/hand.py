@@ -76,6 +76,7 @@ from bezsim.engine.melds import (
     pending_remove,
     score_combination,
     score_seven,
+    set_roles,
 )
 from bezsim.engine.rng import below
 from bezsim.engine.state import (
@@ -172,6 +173,7 @@ def deal(params, S, rng, hand_no, dealer):
     reveal_all(S, players, turnup, V_TURNUP)
     S[O_SC + SC_TURNUP] = turnup
     S[O_SC + SC_TRUMP] = (turnup & 31) >> 3
+    set_roles(params, S)
     S[O_SC + SC_DEALER] = dealer
     S[O_SC + SC_HAND] = hand_no
     S[CTR_STOCK_POS] = pos

@@ -75,10 +75,13 @@ from bezsim.engine.state import (
     O_LOC,
     O_PEND,
     O_PEND_N,
+    O_ROLE_MASK,
+    O_ROLE_SLOT,
     O_SC,
     O_SEEN,
     PENDING_MAX,
     PENDING_WIDTH,
+    ROLES_PER_FACE,
     record_event,
     show,
     trace_add,
@@ -95,7 +98,8 @@ CN_BQ_DOUBLE = 15  # bezique queens never in a double (or higher)
 CN_BJ_DOUBLE = 16
 CN_FOUR = 17       # + rank (A..J): copies never in a four of their rank
 CN_SEVEN = 22      # sevens of trumps not yet scored
-CN_SIZE = 23
+CN_NONE = 23       # where faces feeding nothing are counted (never read)
+CN_SIZE = 24
 
 FORBID_DOUBLE = H_BEZ2 | H_BEZ3 | H_BEZ4   # no double from a double or a higher bezique
 FOUR_KINDS = (K_FOUR_ACES, -1, K_FOUR_KINGS, K_FOUR_QUEENS, K_FOUR_JACKS)
@@ -134,41 +138,56 @@ def double_forbid(params):
 
 
 @njit(cache=True, _nrt=False)
-def count_free_copies(params, S, seat):
-    """Count how many held copies of each needed card may still score (R1.9) into O_CNT."""
-    for i in range(CN_SIZE):
-        S[O_CNT + i] = 0
+def set_roles(params, S):
+    """For each face, the counts of count_free_copies it feeds and the history bits that stop
+    it (R1.9), fixed once trumps are known: the count then needs no branches per card."""
     trump = S[O_SC + SC_TRUMP]
     bq, bj = bezique_faces(params, trump)
     seq_forbid = sequence_forbid(params)
     dbl_forbid = double_forbid(params)
+    for f in range(32):
+        r = f & 7
+        s = f >> 3
+        at = f * ROLES_PER_FACE
+        for j in range(ROLES_PER_FACE):
+            S[O_ROLE_SLOT + at + j] = CN_NONE
+            S[O_ROLE_MASK + at + j] = 0
+        if r == KING or r == QUEEN:
+            S[O_ROLE_SLOT + at] = (CN_QUEEN if r == QUEEN else CN_KING) + s
+            S[O_ROLE_MASK + at] = H_CLASS_M
+            at += 1
+        if s == trump and r <= JACK:
+            S[O_ROLE_SLOT + at] = CN_SEQ + r
+            S[O_ROLE_MASK + at] = seq_forbid
+            at += 1
+        if f == bq or f == bj:
+            S[O_ROLE_SLOT + at] = CN_BQ_SINGLE if f == bq else CN_BJ_SINGLE
+            S[O_ROLE_MASK + at] = H_CLASS_B
+            S[O_ROLE_SLOT + at + 1] = CN_BQ_DOUBLE if f == bq else CN_BJ_DOUBLE
+            S[O_ROLE_MASK + at + 1] = dbl_forbid
+            at += 2
+        if r <= JACK and r != TEN:
+            S[O_ROLE_SLOT + at] = CN_FOUR + r
+            S[O_ROLE_MASK + at] = H_FOUR
+            at += 1
+        if s == trump and r == SEVEN:
+            S[O_ROLE_SLOT + at] = CN_SEVEN
+            S[O_ROLE_MASK + at] = H_SEVEN
+
+
+@njit(cache=True, _nrt=False)
+def count_free_copies(params, S, seat):
+    """Count how many held copies of each needed card may still score (R1.9) into O_CNT,
+    through the role table of set_roles."""
+    for i in range(CN_SIZE):
+        S[O_CNT + i] = 0
     base = O_HANDS + seat * MAX_HAND
     for i in range(S[O_HAND_N + seat]):
         c = S[base + i]
-        f = c & 31
-        r = f & 7
-        s = f >> 3
-        if (r > JACK and (r != SEVEN or s != trump)) or (r == TEN and s != trump):
-            continue    # plain 9s, 8s, 7s and tens are in no combination
         h = S[O_HIST + c]
-        if (r == KING or r == QUEEN) and (h & H_CLASS_M) == 0:
-            S[O_CNT + (CN_QUEEN if r == QUEEN else CN_KING) + s] += 1
-        if s == trump and r <= JACK and (h & seq_forbid) == 0:
-            S[O_CNT + CN_SEQ + r] += 1
-        if f == bq:
-            if (h & H_CLASS_B) == 0:
-                S[O_CNT + CN_BQ_SINGLE] += 1
-            if (h & dbl_forbid) == 0:
-                S[O_CNT + CN_BQ_DOUBLE] += 1
-        elif f == bj:
-            if (h & H_CLASS_B) == 0:
-                S[O_CNT + CN_BJ_SINGLE] += 1
-            if (h & dbl_forbid) == 0:
-                S[O_CNT + CN_BJ_DOUBLE] += 1
-        if r <= JACK and r != TEN and (h & H_FOUR) == 0:
-            S[O_CNT + CN_FOUR + r] += 1
-        if s == trump and r == SEVEN and (h & H_SEVEN) == 0:
-            S[O_CNT + CN_SEVEN] += 1
+        at = (c & 31) * ROLES_PER_FACE
+        for j in range(ROLES_PER_FACE):
+            S[O_CNT + S[O_ROLE_SLOT + at + j]] += (h & S[O_ROLE_MASK + at + j]) == 0
 
 
 @njit(cache=True, inline="always", _nrt=False)
