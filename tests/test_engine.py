@@ -133,3 +133,19 @@ def test_bad_arguments_are_user_errors():
         run_games(RULES, ["random"], -1, 0, 5)
     with pytest.raises(BezsimError, match="unknown policy"):
         run_games(RULES, ["randm"], 1, 0, 5)
+
+
+def test_games_that_outgrow_the_event_rows_are_rerun_whole(monkeypatch):
+    """A game with more events than the first guess is replayed alone with room enough:
+    the result equals a run that had room from the start."""
+    import bezsim.engine.api as api
+
+    roomy = run_games(RULES, ["greedy", "random"], 21, 0, 30)
+    monkeypatch.setattr(api, "EVENTS_PER_HAND", 1)
+    tight = run_games(RULES, ["greedy", "random"], 21, 0, 30)
+    assert (tight.game_info[:, C.GI_OVERFLOW] == 0).all()
+    assert np.array_equal(tight.game_info, roomy.game_info)
+    assert np.array_equal(tight.hand_seat, roomy.hand_seat)
+    width = int(roomy.game_info[:, C.GI_N_EVENTS].max())
+    assert tight.events.shape[1] == width
+    assert np.array_equal(tight.events, roomy.events[:, :width])
