@@ -153,11 +153,6 @@ def copy_events(S, out):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def hand_card(S, seat, i):
-    return S[O_HANDS + seat * MAX_HAND + i]
-
-
-@njit(cache=True, inline="always", _nrt=False)
 def set_seen(S, seat, card, code):
     S[O_SEEN + seat * N_MAX + card] = code
 
@@ -197,10 +192,6 @@ def show(S, players, seat, card):
 def reveal_all(S, players, card, code):
     for p in range(players):
         set_seen(S, p, card, code)
-
-
-def state_size(event_cap: int, trace_cap: int) -> int:
-    return S_BASE + 2 * event_cap + TR_SIZE * trace_cap
 
 
 assert SC_SIZE <= 24

@@ -7,10 +7,6 @@ from bezsim.policies.builtin import GREEDY, RANDOM
 
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY}
 POLICY_NAMES = tuple(POLICY_IDS)
-POLICY_HELP = {
-    "random": "uniform over legal actions, declarations and declining included",
-    "greedy": "scores the best declaration now, wins tricks with brisques, throws low cards",
-}
 
 
 class PolicyError(BezsimError, ValueError):
