@@ -41,11 +41,23 @@ _OTHER_VARIANT_OPTIONS = {
     "partnership_stage2": "four-handed partnership",
 }
 
-_PLANNED_VARIANTS = ("polish", "rubicon", "three_handed", "four_handed", "four_partners", "chinese")
+_PLANNED_VARIANTS = ("rubicon", "three_handed", "four_handed", "four_partners", "chinese")
 
+_ORDINARY_DEFAULTS = {name: values[0] for name, values in _CHOICES.items()} | {"target": 1000}
+
+# A preset: the options a user may set (with defaults) and the values fixed by the variant.
 _PRESETS: dict[str, dict[str, Any]] = {
-    "ordinary": {
-        "options": {name: values[0] for name, values in _CHOICES.items()} | {"target": 1000},
+    "ordinary": {"options": _ORDINARY_DEFAULTS, "fixed": {}, "open_cards": False},
+    # R5: aces and tens score when won, declaring follows every trick, the seven is the
+    # trick winner's (R5.3), so those ordinary options are fixed here
+    "polish": {
+        "options": {name: _ORDINARY_DEFAULTS[name] for name in (
+            "stage2_duty", "last_trick", "double_game", "double_bezique",
+            "marriage_to_sequence", "bezique_pair")} | {"target": 2000},
+        "fixed": {"brisques_when": "when_won", "seven_scores_when": "declared",
+                  "seven_exchange_is_declaration": "false",
+                  "declare_after_last_stock_trick": "false"},
+        "open_cards": True,
     },
 }
 
@@ -86,11 +98,15 @@ class Rules:
                 raise RulesError(f"variant {variant!r} is not available yet (available: "
                                  f"{', '.join(VARIANTS)})")
             raise RulesError(f"unknown variant {variant!r} (available: {', '.join(VARIANTS)})")
-        merged = dict(_PRESETS[variant]["options"])
+        preset = _PRESETS[variant]
+        merged = dict(preset["options"])
         for name, value in (options or {}).items():
             if name in _OTHER_VARIANT_OPTIONS:
                 raise RulesError(f"option {name} applies to {_OTHER_VARIANT_OPTIONS[name]} "
                                  f"bézique, not to variant {variant!r}")
+            if name in preset["fixed"]:
+                raise RulesError(f"option {name} does not apply to variant {variant!r} "
+                                 f"(fixed at {preset['fixed'][name]} by its rules)")
             if name not in merged:
                 raise RulesError(f"unknown option {name!r} (options of {variant}: "
                                  f"{', '.join(sorted(merged))})")
@@ -128,9 +144,11 @@ class Rules:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     def params(self) -> np.ndarray:
-        o = self.options
+        preset = _PRESETS[self.variant]
+        o = self.options | preset["fixed"]
         p = np.zeros(C.PARAMS_SIZE, dtype=np.int64)
-        p[C.PR_VARIANT] = C.VARIANT_ORDINARY
+        p[C.PR_VARIANT] = C.VARIANT_POLISH if preset["open_cards"] else C.VARIANT_ORDINARY
+        p[C.PR_OPEN_CARDS] = preset["open_cards"]
         p[C.PR_PLAYERS] = 2
         p[C.PR_PACKS] = 2
         p[C.PR_HAND_SIZE] = 8

@@ -210,6 +210,7 @@ class Hand:
         self.hist: dict[int, set[str]] = {}  # copy -> kinds it scored in (R1.9, per copy)
         self.pending: list[dict[int, list[int]]] = [{}, {}]   # seat -> code -> shown cards
         self.points = [Counter(), Counter()]  # seat -> kind -> points
+        self.combos = [0, 0]                  # combinations scored, per seat
         self.won = [0, 0]
         self.brisques = [0, 0]
         self.exchanged = False
@@ -259,6 +260,8 @@ class Hand:
         want = [self.n, trick, seat, kind, status, extra, pts]
         expect(row[1:8] == want, "event", row[1:8], "expected", want)
         self.points[seat][kind] += pts
+        if kind in COMBOS and status != C.EV_LOST:
+            self.combos[seat] += 1     # ordinary: one combination per trick won (R1.10)
         return row
 
     # --- a trick ----------------------------------------------------------------------------
@@ -596,7 +599,8 @@ class Hand:
         seats = []
         for s in range(2):
             kinds = [self.points[s][k] for k in range(C.N_KINDS)]
-            seats.append([sum(kinds), self.g.scores[s], self.won[s], *kinds])
+            seats.append([sum(kinds), self.g.scores[s], self.won[s], self.combos[s],
+                          self.combos[s], 0, *kinds])
         return {"info": info, "seat": seats}
 
 
@@ -746,7 +750,8 @@ def test_runs_identical_across_shards_and_threads(tmp_path):
 
 # README, "Tables": the hands table
 DOCUMENTED_HAND_COLUMNS = ["game_id", "hand", "seat", "policy", "dealer", "trump", "turnup",
-                           "points", "score_after", "tricks_won"]
+                           "points", "score_after", "tricks_won", "combinations",
+                           "declaring_tricks", "compounds"]
 DOCUMENTED_KIND_COLUMNS = [
     "pts_common_marriage", "pts_royal_marriage", "pts_sequence", "pts_bezique",
     "pts_double_bezique", "pts_four_aces", "pts_four_kings", "pts_four_queens",

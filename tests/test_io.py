@@ -32,8 +32,11 @@ def _kinds(**points: int) -> np.ndarray:
     return row
 
 
-def _seat(kinds: np.ndarray, score_after: int, tricks: int) -> np.ndarray:
-    return np.concatenate([[kinds.sum(), score_after, tricks], kinds]).astype(np.int32)
+def _seat(kinds: np.ndarray, score_after: int, tricks: int,
+          declared: tuple[int, int, int] = (0, 0, 0)) -> np.ndarray:
+    """A hand_seat row; ``declared`` is (combinations, declaring tricks, compounds)."""
+    return np.concatenate([[kinds.sum(), score_after, tricks, *declared],
+                           kinds]).astype(np.int32)
 
 
 def handmade_batch() -> GameBatch:
@@ -43,11 +46,12 @@ def handmade_batch() -> GameBatch:
     info = np.zeros((2, C.GI_SIZE), dtype=np.int64)
     events = np.full((2, 4), 999, dtype=np.int64)
 
-    hand_seat[0, 0, 0] = _seat(_kinds(common_marriage=20, brisques=80, last_trick=10), 110, 9)
-    hand_seat[0, 0, 1] = _seat(_kinds(bezique=40, brisques=80), 120, 7)
+    hand_seat[0, 0, 0] = _seat(_kinds(common_marriage=20, brisques=80, last_trick=10), 110, 9,
+                               (1, 1, 0))
+    hand_seat[0, 0, 1] = _seat(_kinds(bezique=40, brisques=80), 120, 7, (1, 1, 0))
     hand_seat[0, 1, 0] = _seat(_kinds(brisques=100), 210, 10)
     hand_seat[0, 1, 1] = _seat(_kinds(brisques=60, last_trick=10), 190, 6)
-    hand_seat[1, 0, 0] = _seat(_kinds(four_aces=100, brisques=90), 190, 11)
+    hand_seat[1, 0, 0] = _seat(_kinds(four_aces=100, brisques=90), 190, 11, (1, 1, 0))
     hand_seat[1, 0, 1] = _seat(_kinds(brisques=70, last_trick=10), 80, 5)
     # dealer, trump, turn-up (39 = 7♠ of pack 1; -1 = none), winners
     hand_info[0, 0] = [1, C.DIAMONDS, 39, 0, 0]
@@ -93,9 +97,10 @@ def test_games_and_declarations_schema_types():
     assert [f.type for f in games] == [pa.int64(), pa.int8(), pa.int16(), pa.int8(), pa.int32(),
                                        pa.int32(), pa.bool_(), pa.int32(), DICT8, DICT8]
     decl = declarations_schema()
-    assert decl.names == ["game_id", "hand", "trick", "seat", "kind", "points", "status", "suit"]
+    assert decl.names == ["game_id", "hand", "trick", "seat", "kind", "points", "status", "suit",
+                          "compound_id", "compound_size"]
     assert [f.type for f in decl] == [pa.int64(), pa.int16(), pa.int16(), pa.int8(), DICT8,
-                                      pa.int32(), DICT8, DICT8]
+                                      pa.int32(), DICT8, DICT8, pa.int16(), pa.int8()]
     assert set(table_schemas(3)["games"].names) >= {"score_2", "policy_2"}
 
 
@@ -117,6 +122,9 @@ def test_tables_have_exact_values():
         (41, 0, 1, "greedy", 0, "♣", "9♥", 80, 80, 5, 0, 70, 10, 0),
     ]
     assert hands["pts_bezique"].tolist() == [0, 40, 0, 0, 0, 0]
+    assert hands["combinations"].tolist() == [1, 1, 0, 0, 1, 0]
+    assert hands["declaring_tricks"].tolist() == [1, 1, 0, 0, 1, 0]
+    assert hands["compounds"].tolist() == [0] * 6
 
     games = tables["games"].to_pandas()
     assert games.to_dict("list") == {
@@ -127,12 +135,34 @@ def test_tables_have_exact_values():
     decl = tables["declarations"].to_pandas().astype(object)
     decl = decl.where(decl.notna(), None)
     assert [tuple(r) for r in decl.itertuples(index=False)] == [
-        (40, 0, 0, 0, "common_marriage", 20, "scored", "♦"),
-        (40, 0, 5, 1, "bezique", 40, "scored_pending", None),
-        (40, 1, 17, 0, "brisques", 100, "scored", None),
-        (41, 0, 3, 0, "four_aces", 100, "scored", None),
-        (41, 0, 9, 1, "royal_marriage", 0, "lost", "♣"),
+        (40, 0, 0, 0, "common_marriage", 20, "scored", "♦", 0, 1),
+        (40, 0, 5, 1, "bezique", 40, "scored_pending", None, 1, 1),
+        (40, 1, 17, 0, "brisques", 100, "scored", None, None, None),
+        (41, 0, 3, 0, "four_aces", 100, "scored", None, 0, 1),
+        (41, 0, 9, 1, "royal_marriage", 0, "lost", "♣", None, None),
     ]
+
+
+def test_combinations_of_one_trick_form_one_compound():
+    """R5.2: every combination scored on one trick won is one (compound) declaration."""
+    events = np.zeros((2, 6), dtype=np.int64)
+    events[0, :5] = [
+        pack_event(0, 4, 1, C.K_BRISQUES, C.EV_SCORED, 0, 20),
+        pack_event(0, 4, 1, C.K_ROYAL_MARRIAGE, C.EV_SCORED, C.SPADES + 1, 40),
+        pack_event(0, 4, 1, C.K_FOUR_KINGS, C.EV_SCORED, 0, 80),
+        pack_event(0, 4, 1, C.K_SEQUENCE, C.EV_SCORED, 0, 250),
+        pack_event(0, 6, 0, C.K_BEZIQUE, C.EV_SCORED, 0, 40),
+    ]
+    events[1, :2] = [pack_event(0, 2, 0, C.K_FOUR_ACES, C.EV_SCORED, 0, 100),
+                     pack_event(1, 2, 0, C.K_FOUR_JACKS, C.EV_SCORED, 0, 40)]
+    info = np.zeros((2, C.GI_SIZE), dtype=np.int64)
+    info[:, C.GI_HANDS] = [1, 2]
+    info[:, C.GI_N_EVENTS] = [5, 2]
+    batch = GameBatch(0, 2, np.zeros((2, 2, 2, C.HS_SIZE), np.int32),
+                      np.zeros((2, 2, C.HI_SIZE), np.int32), info, events)
+    decl = batch_to_tables(batch, POLICIES)["declarations"].to_pandas()
+    assert decl["compound_id"].fillna(-1).tolist() == [-1, 0, 0, 0, 1, 0, 1]
+    assert decl["compound_size"].fillna(-1).tolist() == [-1, 3, 3, 3, 1, 1, 1]
 
 
 def test_tables_of_fake_engine_batch_match_arrays(fake_engine, rules):

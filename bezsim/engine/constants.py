@@ -62,6 +62,7 @@ LOC_PLAYED = 2       # played to a finished trick
 LOC_TRICK = 3        # on the current trick
 LOC_HAND = 8         # + seat: in the seat's hand, unseen by others
 LOC_TABLE = 16       # + seat: declared (face up) but still the seat's to play (R1.7)
+LOC_OPEN = 24        # + seat: the seat's open cards (Polish, R5.1): never played again
 
 # --- what a seat knows of a card (its O_SEEN row, read by policies) -------------------------
 V_UNSEEN = 0         # in the stock or in another seat's concealed hand
@@ -70,6 +71,7 @@ V_PLAYED = 2
 V_TRICK = 3
 V_MINE = 4           # in my hand, concealed
 V_MINE_SHOWN = 5     # in my hand, declared on the table
+V_OPEN = 12          # + seat: an open card of that seat (Polish, R5.1)
 V_SHOWN = 8          # + seat: known to be held by that seat (declared, drawn turn-up,
                      # or taken in the seven's exchange)
 
@@ -117,10 +119,12 @@ PR_MARR_TO_SEQ = 17
 PR_BEZ_PAIR = 18
 PR_BRISQUE_VALUE = 19
 PR_HAND_CAP = 20
+PR_OPEN_CARDS = 21      # 1: Polish open cards and compound declarations (R5)
 PR_POINTS = 24         # + kind: points of that kind
 PARAMS_SIZE = PR_POINTS + N_KINDS
 
 VARIANT_ORDINARY = 0
+VARIANT_POLISH = 1
 
 # option values
 DUTY_FOLLOW_AND_WIN = 0
@@ -145,7 +149,10 @@ BEZ_PAIR_BY_TRUMP = 1
 HS_POINTS = 0
 HS_SCORE_AFTER = 1
 HS_TRICKS_WON = 2
-HS_KIND = 3            # + kind: points of that kind this hand
+HS_COMBINATIONS = 3    # combinations scored this hand
+HS_DECLARING_TRICKS = 4  # tricks won on which at least one combination scored
+HS_COMPOUNDS = 5       # tricks won on which two or more combinations scored (R5.2)
+HS_KIND = 6            # + kind: points of that kind this hand
 HS_SIZE = HS_KIND + N_KINDS
 # hand_info[g, h, :]
 HI_DEALER = 0
@@ -185,3 +192,4 @@ TR_SHOW = 8            # hand, trick, seat, card, code (shown for a 'to score' c
 TR_HAND_END = 9        # hand, score0, score1, points0, points1
 TR_GAME_END = 10       # winner, score0, score1, double
 TR_DECLARED_CARD = 11  # hand, trick, seat, card, kind  (a card scoring in a declaration)
+TR_OPEN = 12           # hand, trick, seat, card  (card joins the seat's open cards, R5.1)

@@ -24,6 +24,9 @@ from bezsim.engine.constants import (
     HI_TURNUP,
     HI_WINNER_LAST,
     HI_WINNER_TRICK24,
+    HS_COMBINATIONS,
+    HS_COMPOUNDS,
+    HS_DECLARING_TRICKS,
     HS_KIND,
     HS_POINTS,
     HS_SCORE_AFTER,
@@ -43,6 +46,7 @@ from bezsim.engine.hand import play_hand
 from bezsim.engine.rng import PURPOSE_DEAL, PURPOSE_GAME, PURPOSE_POLICY, below, seed_stream
 from bezsim.engine.state import (
     CTR_FAULT,
+    O_DSTATS,
     O_HPTS,
     O_SC,
     O_STOCK,
@@ -86,6 +90,9 @@ def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
         row[HS_POINTS] = pts
         row[HS_SCORE_AFTER] = scores[p]
         row[HS_TRICKS_WON] = S[O_WON + p]
+        row[HS_COMBINATIONS] = S[O_DSTATS + p * 3]
+        row[HS_DECLARING_TRICKS] = S[O_DSTATS + p * 3 + 1]
+        row[HS_COMPOUNDS] = S[O_DSTATS + p * 3 + 2]
         for k in range(N_KINDS):
             row[HS_KIND + k] = S[O_HPTS + p * N_KINDS + k]
 

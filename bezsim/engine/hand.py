@@ -11,6 +11,7 @@ from bezsim.engine.constants import (
     D_PLAY,
     EV_SCORED,
     EV_SCORED_PENDING,
+    H_SEVEN,
     K_BRISQUES,
     K_LAST_TRICK,
     K_SEVEN_DECLARE,
@@ -34,6 +35,7 @@ from bezsim.engine.constants import (
     PR_DECL_AFTER_LAST,
     PR_HAND_SIZE,
     PR_LAST_TRICK,
+    PR_OPEN_CARDS,
     PR_PACKS,
     PR_PLAYERS,
     PR_POINTS,
@@ -66,6 +68,7 @@ from bezsim.engine.constants import (
     V_TURNUP,
     V_UNSEEN,
 )
+from bezsim.engine.decisions import decide
 from bezsim.engine.melds import (
     code_kind,
     legal_declarations,
@@ -78,21 +81,22 @@ from bezsim.engine.melds import (
     score_seven,
     set_roles,
 )
+from bezsim.engine.open_cards import open_cards_trick
 from bezsim.engine.rng import below
 from bezsim.engine.state import (
-    CTR_FAULT,
     CTR_STOCK_POS,
-    FAULT_POLICY,
     N_MAX,
     O_ACTS,
     O_APTS,
     O_BRISQ,
-    O_DECISION,
+    O_DSTATS,
     O_HAND_N,
     O_HIST,
     O_HPTS,
     O_LOC,
-    O_N_ACTS,
+    O_MARK,
+    O_OPEN_CNT,
+    O_OPEN_N,
     O_PEND_N,
     O_SC,
     O_SEEN,
@@ -108,20 +112,6 @@ from bezsim.engine.state import (
     trace_on,
 )
 from bezsim.engine.tricks import legal_plays, winning_index
-from bezsim.policies.builtin import choose
-
-
-@njit(cache=True, _nrt=False)
-def decide(S, rng, pol_ids, pol_params, decision, seat, n):
-    """Ask the seat's policy (contract in policies/builtin.py); returns an index into the
-    offered actions. An index outside them is a policy fault, flagged for the caller."""
-    S[O_N_ACTS] = n
-    S[O_DECISION] = decision
-    idx = choose(pol_ids[seat], S, seat, pol_params, rng)
-    if idx < 0 or idx >= n:
-        S[CTR_FAULT] = FAULT_POLICY
-        return 0
-    return idx
 
 
 @njit(cache=True, _nrt=False)
@@ -133,8 +123,15 @@ def reset_hand(params, S):
         S[O_HIST + c] = 0
         for p in range(players):
             S[O_SEEN + p * N_MAX + c] = V_UNSEEN
+    for c in range(n_cards):
+        S[O_MARK + c] = 0
     for p in range(players):
         S[O_HAND_N + p] = 0
+        S[O_OPEN_N + p] = 0
+        for k in range(3):
+            S[O_DSTATS + p * 3 + k] = 0
+        for k in range(32):
+            S[O_OPEN_CNT + p * 32 + k] = 0
         S[O_PEND_N + p] = 0
         S[O_WON + p] = 0
         S[O_BRISQ + p] = 0
@@ -182,6 +179,7 @@ def deal(params, S, rng, hand_no, dealer):
         trace_add(S, TR_HAND_START, hand_no, dealer, S[O_SC + SC_TRUMP], turnup,
                   (dealer + 1) % players, 0, 0)
     if (turnup & 7) == SEVEN:
+        S[O_HIST + turnup] |= H_SEVEN     # this seven has scored (R2.1); never again (R5.3)
         record_event(S, hand_no, TRICK_DEAL, dealer, K_SEVEN_TURNUP, EV_SCORED, 0,
                      params[PR_POINTS + K_SEVEN_TURNUP])
 
@@ -257,6 +255,8 @@ def declare_phase(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no, 
             pending_remove(S, seat, i)
             status = EV_SCORED_PENDING
         score_combination(params, S, seat, code, hand_no, trick_no, status)
+        S[O_DSTATS + seat * 3] += 1
+        S[O_DSTATS + seat * 3 + 1] += 1
         combos_left -= 1
         if announce:
             pending_announce(params, S, seat, O_ACTS, hand_no, trick_no)
@@ -322,7 +322,12 @@ def play_hand(params, S, rng, pol_ids, pol_params, hand_no, dealer):
             card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_PLAY, seat, n)]
             play_card(params, S, seat, card, hand_no, t, n)
         winner = finish_trick(params, S, leader, hand_no, t, n_tricks, stage1_tricks)
-        if stage == 1:
+        if params[PR_OPEN_CARDS]:
+            open_cards_trick(params, S, rng, pol_ids, pol_params, winner, hand_no, t)
+            if stage == 1:
+                for k in range(players):
+                    draw(params, S, (winner + k) % players, hand_no, t)
+        elif stage == 1:
             if t < stage1_tricks or params[PR_DECL_AFTER_LAST]:
                 declare_phase(params, S, rng, pol_ids, pol_params, winner, hand_no, t,
                               t < stage1_tricks)

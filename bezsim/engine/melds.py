@@ -46,6 +46,7 @@ from bezsim.engine.constants import (
     PR_BEZ_PAIR,
     PR_DOUBLE_BEZ,
     PR_MARR_TO_SEQ,
+    PR_OPEN_CARDS,
     PR_PLAYERS,
     PR_POINTS,
     PR_SEVEN_WHEN,
@@ -65,7 +66,7 @@ from bezsim.engine.constants import (
     V_TURNUP,
 )
 from bezsim.engine.state import (
-    ACTIONS_MAX,  # noqa: E402  (layout of offered actions)
+    ACTIONS_MAX,
     N_MAX,
     O_BUF,
     O_CNT,
@@ -73,6 +74,7 @@ from bezsim.engine.state import (
     O_HANDS,
     O_HIST,
     O_LOC,
+    O_MARK,
     O_PEND,
     O_PEND_N,
     O_ROLE_MASK,
@@ -131,9 +133,23 @@ def sequence_forbid(params):
 
 
 @njit(cache=True, _nrt=False)
+def marriage_forbid(params):
+    """R1.9: no second marriage, none from a sequence; open cards (R5.2): rule 1 only."""
+    return H_MARRIAGE if params[PR_OPEN_CARDS] else H_CLASS_M
+
+
+@njit(cache=True, _nrt=False)
+def single_forbid(params):
+    """R1.9: no second single, none from a double; open cards (R5.2): rule 1 only."""
+    return H_BEZ1 if params[PR_OPEN_CARDS] else H_CLASS_B
+
+
+@njit(cache=True, _nrt=False)
 def double_forbid(params):
     if params[PR_DOUBLE_BEZ] == DOUBLE_BEZ_ALL_AT_ONCE:
         return H_CLASS_B
+    if params[PR_OPEN_CARDS]:
+        return H_BEZ2
     return FORBID_DOUBLE
 
 
@@ -145,6 +161,8 @@ def set_roles(params, S):
     bq, bj = bezique_faces(params, trump)
     seq_forbid = sequence_forbid(params)
     dbl_forbid = double_forbid(params)
+    m_forbid = marriage_forbid(params)
+    b_forbid = single_forbid(params)
     for f in range(32):
         r = f & 7
         s = f >> 3
@@ -154,7 +172,7 @@ def set_roles(params, S):
             S[O_ROLE_MASK + at + j] = 0
         if r == KING or r == QUEEN:
             S[O_ROLE_SLOT + at] = (CN_QUEEN if r == QUEEN else CN_KING) + s
-            S[O_ROLE_MASK + at] = H_CLASS_M
+            S[O_ROLE_MASK + at] = m_forbid
             at += 1
         if s == trump and r <= JACK:
             S[O_ROLE_SLOT + at] = CN_SEQ + r
@@ -162,7 +180,7 @@ def set_roles(params, S):
             at += 1
         if f == bq or f == bj:
             S[O_ROLE_SLOT + at] = CN_BQ_SINGLE if f == bq else CN_BJ_SINGLE
-            S[O_ROLE_MASK + at] = H_CLASS_B
+            S[O_ROLE_MASK + at] = b_forbid
             S[O_ROLE_SLOT + at + 1] = CN_BQ_DOUBLE if f == bq else CN_BJ_DOUBLE
             S[O_ROLE_MASK + at + 1] = dbl_forbid
             at += 2
@@ -176,18 +194,23 @@ def set_roles(params, S):
 
 
 @njit(cache=True, _nrt=False)
-def count_free_copies(params, S, seat):
-    """Count how many held copies of each needed card may still score (R1.9) into O_CNT,
-    through the role table of set_roles."""
+def count_cards(S, base, n, out):
+    """Count how many of the cards S[base:base+n] may still score in each needed role (R1.9)
+    into S[out:out+CN_SIZE], through the role table of set_roles."""
     for i in range(CN_SIZE):
-        S[O_CNT + i] = 0
-    base = O_HANDS + seat * MAX_HAND
-    for i in range(S[O_HAND_N + seat]):
+        S[out + i] = 0
+    for i in range(n):
         c = S[base + i]
         h = S[O_HIST + c]
         at = (c & 31) * ROLES_PER_FACE
         for j in range(ROLES_PER_FACE):
-            S[O_CNT + S[O_ROLE_SLOT + at + j]] += (h & S[O_ROLE_MASK + at + j]) == 0
+            S[out + S[O_ROLE_SLOT + at + j]] += (h & S[O_ROLE_MASK + at + j]) == 0
+
+
+@njit(cache=True, _nrt=False)
+def count_free_copies(params, S, seat):
+    """Counts over the seat's hand (declared cards included): the ordinary game."""
+    count_cards(S, O_HANDS + seat * MAX_HAND, S[O_HAND_N + seat], O_CNT)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -251,14 +274,13 @@ def _popcount8(h):
 
 
 @njit(cache=True, _nrt=False)
-def _pick(S, seat, match, by_rank, forbid, n_out):
-    """Best held copy of a face (or of a rank when by_rank) free of ``forbid`` bits and not
-    already among the first n_out cards of O_BUF: most history first, then shown cards,
-    then lowest id."""
+def _pick(S, base, n_cards, match, by_rank, forbid, n_out):
+    """Best copy among S[base:base+n_cards] of a face (or of a rank when by_rank) free of
+    ``forbid`` bits and not already among the first n_out cards of O_BUF: cards new on this
+    trick first (open cards, R5.2), then most history, then shown cards, then lowest id."""
     best = NO_CARD
     best_key = -1
-    base = O_HANDS + seat * MAX_HAND
-    for i in range(S[O_HAND_N + seat]):
+    for i in range(n_cards):
         c = S[base + i]
         if by_rank:
             if (c & 7) != match:
@@ -274,7 +296,8 @@ def _pick(S, seat, match, by_rank, forbid, n_out):
                 taken = True
         if taken:
             continue
-        key = _popcount8(h) * 2 + (1 if S[O_LOC + c] >= LOC_TABLE else 0)
+        key = (S[O_MARK + c] * 32 + _popcount8(h) * 2
+               + (1 if S[O_LOC + c] >= LOC_TABLE else 0))
         if key > best_key or (key == best_key and c < best):
             best = c
             best_key = key
@@ -282,14 +305,13 @@ def _pick(S, seat, match, by_rank, forbid, n_out):
 
 
 @njit(cache=True, _nrt=False)
-def _ensure_new_to_bezique_class(S, seat, n_out, bq, bj):
+def _ensure_new_to_bezique_class(S, base, n_cards, n_out, bq, bj):
     """R1.9 rule 3 for a double: if every chosen copy already scored in class B, swap one for
     a held copy that never did."""
     for j in range(n_out):
         if (S[O_HIST + S[O_BUF + j]] & H_CLASS_B) == 0:
             return
-    base = O_HANDS + seat * MAX_HAND
-    for i in range(S[O_HAND_N + seat]):
+    for i in range(n_cards):
         c = S[base + i]
         f = c & 31
         if (f == bq or f == bj) and (S[O_HIST + c] & H_CLASS_B) == 0:
@@ -301,32 +323,42 @@ def _ensure_new_to_bezique_class(S, seat, n_out, bq, bj):
 
 @njit(cache=True, _nrt=False)
 def select_copies(params, S, seat, code):
-    """Choose the physical copies that make combination ``code`` into O_BUF; return how many."""
+    """Copies from the seat's hand that make combination ``code`` (ordinary game)."""
+    return select_copies_from(params, S, O_HANDS + seat * MAX_HAND, S[O_HAND_N + seat], code)
+
+
+@njit(cache=True, _nrt=False)
+def select_copies_from(params, S, base, n_cards, code):
+    """Choose the copies among S[base:base+n_cards] that make combination ``code`` into
+    O_BUF; return how many."""
     kind = code_kind(code)
     s = code_suit(code)
     trump = S[O_SC + SC_TRUMP]
     n = 0
     if kind == K_COMMON_MARRIAGE or kind == K_ROYAL_MARRIAGE:
-        S[O_BUF] = _pick(S, seat, s * 8 + KING, False, H_CLASS_M, 0)
-        S[O_BUF + 1] = _pick(S, seat, s * 8 + QUEEN, False, H_CLASS_M, 1)
+        forbid = marriage_forbid(params)
+        S[O_BUF] = _pick(S, base, n_cards, s * 8 + KING, False, forbid, 0)
+        S[O_BUF + 1] = _pick(S, base, n_cards, s * 8 + QUEEN, False, forbid, 1)
         n = 2
     elif kind == K_SEQUENCE:
         forbid = sequence_forbid(params)
         for r in (ACE, TEN, KING, QUEEN, JACK):
-            S[O_BUF + n] = _pick(S, seat, trump * 8 + r, False, forbid, n)
+            S[O_BUF + n] = _pick(S, base, n_cards, trump * 8 + r, False, forbid, n)
             n += 1
     elif kind == K_BEZIQUE:
         bq, bj = bezique_faces(params, trump)
-        S[O_BUF] = _pick(S, seat, bq, False, H_CLASS_B, 0)
-        S[O_BUF + 1] = _pick(S, seat, bj, False, H_CLASS_B, 1)
+        forbid = single_forbid(params)
+        S[O_BUF] = _pick(S, base, n_cards, bq, False, forbid, 0)
+        S[O_BUF + 1] = _pick(S, base, n_cards, bj, False, forbid, 1)
         n = 2
     elif kind == K_DOUBLE_BEZIQUE:
         bq, bj = bezique_faces(params, trump)
         forbid = double_forbid(params)
         for f in (bq, bq, bj, bj):
-            S[O_BUF + n] = _pick(S, seat, f, False, forbid, n)
+            S[O_BUF + n] = _pick(S, base, n_cards, f, False, forbid, n)
             n += 1
-        _ensure_new_to_bezique_class(S, seat, n, bq, bj)
+        if not params[PR_OPEN_CARDS]:
+            _ensure_new_to_bezique_class(S, base, n_cards, n, bq, bj)
     else:
         r = ACE
         if kind == K_FOUR_KINGS:
@@ -336,7 +368,7 @@ def select_copies(params, S, seat, code):
         elif kind == K_FOUR_JACKS:
             r = JACK
         for _ in range(4):
-            S[O_BUF + n] = _pick(S, seat, r, True, H_FOUR, n)
+            S[O_BUF + n] = _pick(S, base, n_cards, r, True, H_FOUR, n)
             n += 1
     return n
 

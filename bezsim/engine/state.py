@@ -53,11 +53,22 @@ O_HPTS = O_PEND_N + MAX_PLAYERS               # + seat * N_KINDS + kind: points 
 O_WON = O_HPTS + MAX_PLAYERS * N_KINDS
 O_BRISQ = O_WON + MAX_PLAYERS
 O_CNT = O_BRISQ + MAX_PLAYERS                 # scratch counts (melds)
-O_BUF = O_CNT + 32                            # scratch card list (melds)
+O_CNT_NEW = O_CNT + 32                        # the same counts over cards new on this trick
+O_BUF = O_CNT_NEW + 32                        # scratch card list (melds)
 ROLES_PER_FACE = 5
 O_ROLE_SLOT = O_BUF + 8                       # + face * 5 + j: a count this face feeds (melds)
 O_ROLE_MASK = O_ROLE_SLOT + 32 * ROLES_PER_FACE   # history bits that stop it feeding it
-O_CTR = O_ROLE_MASK + 32 * ROLES_PER_FACE
+OPEN_MAX = 64
+O_OPEN = O_ROLE_MASK + 32 * ROLES_PER_FACE    # + seat * OPEN_MAX: open cards (Polish, R5.1)
+O_OPEN_N = O_OPEN + MAX_PLAYERS * OPEN_MAX
+O_NEW = O_OPEN_N + MAX_PLAYERS                # cards that joined the open cards on this trick
+O_NEW_N = O_NEW + 8
+O_MARK = O_NEW_N + 1                          # + card: 1 while the card is in O_NEW
+O_DSTATS = O_MARK + N_MAX                     # + seat * 3: combinations, declaring tricks,
+                                              #   compounds this hand
+O_OPEN_CNT = O_DSTATS + MAX_PLAYERS * 3       # + seat * 32: melds counts over open cards,
+                                              #   kept up to date as cards join and score
+O_CTR = O_OPEN_CNT + MAX_PLAYERS * 32
 O_EV_CAP = O_CTR + 8
 O_TR_CAP = O_EV_CAP + 1
 O_EVENTS = O_TR_CAP + 1                       # 2 words per event

@@ -41,6 +41,9 @@ def hands_schema() -> pa.Schema:
         ("points", pa.int32()),
         ("score_after", pa.int32()),
         ("tricks_won", pa.int16()),
+        ("combinations", pa.int16()),
+        ("declaring_tricks", pa.int16()),
+        ("compounds", pa.int16()),
     ]
     fields += [(kind_column(kind), pa.int32()) for kind in KIND_NAMES]
     return pa.schema(fields)
@@ -71,6 +74,8 @@ def declarations_schema() -> pa.Schema:
         ("points", pa.int32()),
         ("status", DICT_STRING),
         ("suit", DICT_STRING),
+        ("compound_id", pa.int16()),
+        ("compound_size", pa.int8()),
     ])
 
 

@@ -100,6 +100,9 @@ def _hands_table(batch: GameBatch, policies: list[str]) -> pa.Table:
         pa.array(seat_cols[C.HS_POINTS]),
         pa.array(seat_cols[C.HS_SCORE_AFTER]),
         pa.array(seat_cols[C.HS_TRICKS_WON].astype(np.int16)),
+        pa.array(seat_cols[C.HS_COMBINATIONS].astype(np.int16)),
+        pa.array(seat_cols[C.HS_DECLARING_TRICKS].astype(np.int16)),
+        pa.array(seat_cols[C.HS_COMPOUNDS].astype(np.int16)),
     ]
     columns += [pa.array(seat_cols[C.HS_KIND + k]) for k in range(C.N_KINDS)]
     return pa.Table.from_arrays(columns, schema=hands_schema())
@@ -129,6 +132,7 @@ def _declarations_table(batch: GameBatch) -> pa.Table:
     ev = unpack_events(batch.events[game_idx, event_idx])
     # extra is suit + 1 for marriages and 0 when the event has no suit
     suit = ev["extra"].astype(np.int64) - 1
+    compound_id, compound_size = _compounds(game_idx, ev)
     columns = [
         pa.array((batch.game_start + game_idx).astype(np.int64)),
         pa.array(ev["hand"]),
@@ -138,5 +142,36 @@ def _declarations_table(batch: GameBatch) -> pa.Table:
         pa.array(ev["points"]),
         _dictionary_array(ev["status"], STATUS_DICT, "event status"),
         _dictionary_array(suit, SUIT_DICT, "event suit", nullable=True),
+        pa.array(compound_id.astype(np.int16), mask=compound_id < 0),
+        pa.array(compound_size.astype(np.int8), mask=compound_size < 0),
     ]
     return pa.Table.from_arrays(columns, schema=declarations_schema())
+
+
+COMBINATION_KINDS = np.array([C.K_COMMON_MARRIAGE, C.K_ROYAL_MARRIAGE, C.K_SEQUENCE,
+                              C.K_PLAIN_SEQUENCE, C.K_BEZIQUE, C.K_DOUBLE_BEZIQUE,
+                              C.K_TRIPLE_BEZIQUE, C.K_QUADRUPLE_BEZIQUE, C.K_FOUR_ACES,
+                              C.K_FOUR_KINGS, C.K_FOUR_QUEENS, C.K_FOUR_JACKS])
+
+
+def _compounds(game_idx: np.ndarray, ev: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The combinations scored on one trick won form one declaration (a compound when there
+    are several, R5.2): its number within the game and how many combinations it scored.
+    -1 (null) for events that are not scored combinations."""
+    n = game_idx.size
+    ids = np.full(n, -1, dtype=np.int64)
+    sizes = np.full(n, -1, dtype=np.int64)
+    combo = np.isin(ev["kind"], COMBINATION_KINDS) & (ev["status"] != C.EV_LOST)
+    rows = np.flatnonzero(combo)
+    if rows.size == 0:
+        return ids, sizes
+    key = np.stack([game_idx[rows], ev["hand"][rows], ev["trick"][rows], ev["seat"][rows]])
+    starts = np.ones(rows.size, dtype=bool)
+    starts[1:] = np.any(key[:, 1:] != key[:, :-1], axis=0)
+    group = np.cumsum(starts) - 1                          # global group number
+    game_first = np.ones(rows.size, dtype=bool)
+    game_first[1:] = key[0, 1:] != key[0, :-1]
+    first_group_of_game = np.maximum.accumulate(np.where(game_first, group, 0))
+    ids[rows] = group - first_group_of_game
+    sizes[rows] = np.bincount(group)[group]
+    return ids, sizes

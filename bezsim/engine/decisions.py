@@ -1,0 +1,19 @@
+"""The one place the engine asks a policy to decide (contract in policies/builtin.py)."""
+
+from numba import njit
+
+from bezsim.engine.state import CTR_FAULT, FAULT_POLICY, O_DECISION, O_N_ACTS
+from bezsim.policies.builtin import choose
+
+
+@njit(cache=True, _nrt=False)
+def decide(S, rng, pol_ids, pol_params, decision, seat, n):
+    """Ask the seat's policy; returns an index into the offered actions. An index outside
+    them is a policy fault, flagged for the caller."""
+    S[O_N_ACTS] = n
+    S[O_DECISION] = decision
+    idx = choose(pol_ids[seat], S, seat, pol_params, rng)
+    if idx < 0 or idx >= n:
+        S[CTR_FAULT] = FAULT_POLICY
+        return 0
+    return idx

@@ -1,0 +1,256 @@
+"""Polish (open) bézique, R5: the cards a trick brings become the winner's open cards, the
+seven of trumps belongs to the trick's winner, and every combination those new cards complete
+with the open cards scores at once (a compound declaration). Only rule 1 of R1.9 holds.
+
+Read through params[PR_OPEN_CARDS]: the hand loop calls ``open_cards_trick`` after every
+trick instead of the ordinary declaring step.
+"""
+
+from numba import njit
+
+from bezsim.engine.constants import (
+    A_STOP,
+    ACE,
+    D_DECLARE,
+    DOUBLE_BEZ_ALL_AT_ONCE,
+    EV_SCORED,
+    H_SEVEN,
+    JACK,
+    K_BEZIQUE,
+    K_BRISQUES,
+    K_COMMON_MARRIAGE,
+    K_DOUBLE_BEZIQUE,
+    K_ROYAL_MARRIAGE,
+    K_SEQUENCE,
+    K_SEVEN_EXCHANGE,
+    K_SEVEN_PLAYED,
+    KING,
+    LOC_OPEN,
+    LOC_PLAYED,
+    LOC_TURNUP,
+    PR_BRISQUE_VALUE,
+    PR_DOUBLE_BEZ,
+    PR_PLAYERS,
+    PR_POINTS,
+    QUEEN,
+    SC_EXCHANGED,
+    SC_TRUMP,
+    SC_TURNUP,
+    SEVEN,
+    TEN,
+    TR_DECLARED_CARD,
+    TR_EXCHANGE,
+    TR_OPEN,
+    V_OPEN,
+    V_PLAYED,
+    V_TURNUP,
+)
+from bezsim.engine.decisions import decide
+from bezsim.engine.melds import (
+    CN_BJ_DOUBLE,
+    CN_BJ_SINGLE,
+    CN_BQ_DOUBLE,
+    CN_BQ_SINGLE,
+    CN_FOUR,
+    CN_KING,
+    CN_QUEEN,
+    CN_SEQ,
+    FOUR_KINDS,
+    count_cards,
+    exchange_possible,
+    history_bit,
+    select_copies_from,
+)
+from bezsim.engine.state import (
+    O_ACTS,
+    O_APTS,
+    O_BUF,
+    O_CNT_NEW,
+    O_DSTATS,
+    O_HIST,
+    O_LOC,
+    O_MARK,
+    O_NEW,
+    O_NEW_N,
+    O_OPEN,
+    O_OPEN_CNT,
+    O_OPEN_N,
+    O_ROLE_MASK,
+    O_ROLE_SLOT,
+    O_SC,
+    O_TRICK,
+    OPEN_MAX,
+    ROLES_PER_FACE,
+    record_event,
+    reveal_all,
+    trace_add,
+    trace_on,
+)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def is_open_card(card, trump):
+    """A, K, Q, J of any suit and the ten of trumps go face up (R5.1); 7, 8, 9 and plain tens
+    are set aside."""
+    r = card & 7
+    return r == ACE or r == KING or r == QUEEN or r == JACK or (
+        r == TEN and ((card & 31) >> 3) == trump)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _count_card(S, seat, card, sign):
+    """Add (sign 1) or remove (sign -1) one open card's roles from the seat's open counts."""
+    h = S[O_HIST + card]
+    at = (card & 31) * ROLES_PER_FACE
+    out = O_OPEN_CNT + seat * 32
+    for j in range(ROLES_PER_FACE):
+        S[out + S[O_ROLE_SLOT + at + j]] += sign * ((h & S[O_ROLE_MASK + at + j]) == 0)
+
+
+@njit(cache=True, _nrt=False)
+def recount_open(S, seat):
+    """Open counts from scratch (positions build their state this way)."""
+    count_cards(S, O_OPEN + seat * OPEN_MAX, S[O_OPEN_N + seat], O_OPEN_CNT + seat * 32)
+
+
+@njit(cache=True, _nrt=False)
+def add_open(params, S, seat, card, hand_no, trick_no):
+    """The card joins the seat's open cards and this trick's new cards."""
+    n = S[O_OPEN_N + seat]
+    S[O_OPEN + seat * OPEN_MAX + n] = card
+    S[O_OPEN_N + seat] = n + 1
+    S[O_LOC + card] = LOC_OPEN + seat
+    _count_card(S, seat, card, 1)
+    reveal_all(S, params[PR_PLAYERS], card, V_OPEN + seat)
+    k = S[O_NEW_N]
+    S[O_NEW + k] = card
+    S[O_NEW_N] = k + 1
+    S[O_MARK + card] = 1
+    if trace_on(S):
+        trace_add(S, TR_OPEN, hand_no, trick_no, seat, card, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def exchange_seven(params, S, seat, seven, hand_no, trick_no):
+    """R5.3: the trick's seven of trumps for the turn-up, 10; the turn-up is won like a card
+    of the trick (open card if it can be declared, a brisque if an ace or ten)."""
+    players = params[PR_PLAYERS]
+    turnup = S[O_SC + SC_TURNUP]
+    S[O_LOC + seven] = LOC_TURNUP    # the loser of the last stock trick draws it
+    reveal_all(S, players, seven, V_TURNUP)
+    S[O_SC + SC_TURNUP] = seven
+    S[O_SC + SC_EXCHANGED] = 1
+    if trace_on(S):
+        trace_add(S, TR_EXCHANGE, hand_no, trick_no, seat, seven, turnup, 0, 0)
+    record_event(S, hand_no, trick_no, seat, K_SEVEN_EXCHANGE, EV_SCORED, 0,
+                 params[PR_POINTS + K_SEVEN_EXCHANGE])
+    trump = S[O_SC + SC_TRUMP]
+    r = turnup & 7
+    if r == ACE or r == TEN:
+        record_event(S, hand_no, trick_no, seat, K_BRISQUES, EV_SCORED, 0,
+                     params[PR_BRISQUE_VALUE])
+    if is_open_card(turnup, trump):
+        add_open(params, S, seat, turnup, hand_no, trick_no)
+    else:
+        S[O_LOC + turnup] = LOC_PLAYED
+        reveal_all(S, players, turnup, V_PLAYED)
+
+
+@njit(cache=True, _nrt=False)
+def sevens_of_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no):
+    """Each unscored seven of trumps in the trick: exchanged (the winner's choice, while an
+    exchange is possible) or scored as it lies, 10 to the trick's winner (R5.3)."""
+    players = params[PR_PLAYERS]
+    seven_face = S[O_SC + SC_TRUMP] * 8 + SEVEN
+    for k in range(players):
+        c = S[O_TRICK + k]
+        if (c & 31) != seven_face or S[O_HIST + c] & H_SEVEN:
+            continue
+        S[O_HIST + c] |= H_SEVEN
+        if exchange_possible(S):
+            S[O_ACTS] = K_SEVEN_EXCHANGE * 4
+            S[O_APTS] = params[PR_POINTS + K_SEVEN_EXCHANGE]
+            S[O_ACTS + 1] = A_STOP
+            S[O_APTS + 1] = 0
+            if S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_DECLARE, seat, 2)] != A_STOP:
+                exchange_seven(params, S, seat, c, hand_no, trick_no)
+                continue
+        record_event(S, hand_no, trick_no, seat, K_SEVEN_PLAYED, EV_SCORED, 0,
+                     params[PR_POINTS + K_SEVEN_PLAYED])
+
+
+@njit(cache=True, _nrt=False)
+def _score(params, S, seat, code, hand_no, trick_no):
+    base = O_OPEN + seat * OPEN_MAX
+    n = select_copies_from(params, S, base, S[O_OPEN_N + seat], code)
+    kind = code >> 2
+    bit = history_bit(kind)
+    for j in range(n):
+        c = S[O_BUF + j]
+        _count_card(S, seat, c, -1)
+        S[O_HIST + c] |= bit
+        _count_card(S, seat, c, 1)
+        if trace_on(S):
+            trace_add(S, TR_DECLARED_CARD, hand_no, trick_no, seat, c, kind, 0, 0)
+    extra = (code & 3) + 1 if kind <= K_ROYAL_MARRIAGE else 0
+    record_event(S, hand_no, trick_no, seat, kind, EV_SCORED, extra, params[PR_POINTS + kind])
+    return 1
+
+
+@njit(cache=True, _nrt=False)
+def compound_declaration(params, S, seat, hand_no, trick_no):
+    """Score every combination the new cards complete with the seat's open cards (R5.2),
+    each including a new card; returns how many scored. One of each kind (and suit for
+    marriages) per trick."""
+    count_cards(S, O_NEW, S[O_NEW_N], O_CNT_NEW)
+    cnt = O_OPEN_CNT + seat * 32     # kept up to date by add_open and _score
+    new = O_CNT_NEW
+    trump = S[O_SC + SC_TRUMP]
+    scored = 0
+    for s in range(4):
+        if (S[cnt + CN_KING + s] > 0 and S[cnt + CN_QUEEN + s] > 0
+                and S[new + CN_KING + s] + S[new + CN_QUEEN + s] > 0):
+            kind = K_ROYAL_MARRIAGE if s == trump else K_COMMON_MARRIAGE
+            scored += _score(params, S, seat, kind * 4 + s, hand_no, trick_no)
+    complete = True
+    fresh = 0
+    for r in (ACE, TEN, KING, QUEEN, JACK):
+        complete = complete and S[cnt + CN_SEQ + r] > 0
+        fresh += S[new + CN_SEQ + r]
+    if complete and fresh > 0:
+        scored += _score(params, S, seat, K_SEQUENCE * 4, hand_no, trick_no)
+    if (S[cnt + CN_BQ_SINGLE] > 0 and S[cnt + CN_BJ_SINGLE] > 0
+            and S[new + CN_BQ_SINGLE] + S[new + CN_BJ_SINGLE] > 0):
+        scored += _score(params, S, seat, K_BEZIQUE * 4, hand_no, trick_no)
+    double_ok = S[cnt + CN_BQ_DOUBLE] >= 2 and S[cnt + CN_BJ_DOUBLE] >= 2
+    if params[PR_DOUBLE_BEZ] == DOUBLE_BEZ_ALL_AT_ONCE:
+        double_ok = double_ok and S[cnt + CN_BQ_SINGLE] >= 2 and S[cnt + CN_BJ_SINGLE] >= 2
+    if double_ok and S[new + CN_BQ_DOUBLE] + S[new + CN_BJ_DOUBLE] > 0:
+        scored += _score(params, S, seat, K_DOUBLE_BEZIQUE * 4, hand_no, trick_no)
+    for r in (ACE, KING, QUEEN, JACK):
+        if S[cnt + CN_FOUR + r] >= 4 and S[new + CN_FOUR + r] > 0:
+            scored += _score(params, S, seat, FOUR_KINDS[r] * 4, hand_no, trick_no)
+    return scored
+
+
+@njit(cache=True, _nrt=False)
+def open_cards_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no):
+    """Everything that follows a won trick in Polish: open cards, sevens, the compound."""
+    players = params[PR_PLAYERS]
+    trump = S[O_SC + SC_TRUMP]
+    S[O_NEW_N] = 0
+    for k in range(players):
+        c = S[O_TRICK + k]
+        if is_open_card(c, trump):
+            add_open(params, S, seat, c, hand_no, trick_no)
+    sevens_of_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no)
+    if S[O_NEW_N] > 0:
+        scored = compound_declaration(params, S, seat, hand_no, trick_no)
+        if scored > 0:
+            S[O_DSTATS + seat * 3] += scored
+            S[O_DSTATS + seat * 3 + 1] += 1
+            if scored > 1:
+                S[O_DSTATS + seat * 3 + 2] += 1
+    for k in range(S[O_NEW_N]):
+        S[O_MARK + S[O_NEW + k]] = 0
+    S[O_NEW_N] = 0
