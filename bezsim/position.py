@@ -27,9 +27,10 @@ from bezsim.rules import Rules, RulesError
 
 _KEYS = {"variant", "options", "trumps", "turnup", "seven_exchanged", "stock", "stage", "trick",
          "to_move", "phase", "current_trick", "seats", "played", "scored_this_trick",
-         "comment"}
+         "won_trick", "comment"}
 _HIST_BITS = {name: 1 << i for i, name in enumerate(C.HIST_NAMES)}
 _SEVEN_KINDS = (C.K_SEVEN_EXCHANGE, C.K_SEVEN_DECLARE)
+_COMBINATION_NAMES = {C.KIND_NAMES[k] for k in range(C.K_FOUR_JACKS + 1)}
 
 
 class PositionError(BezsimError, ValueError):
@@ -52,6 +53,12 @@ class Position:
     history: dict[int, int]
     played: list[int] = field(default_factory=list)
     scored_this_trick: list[int] = field(default_factory=list)
+    open: list[list[int]] = field(default_factory=list)     # Polish open cards per seat
+    won_trick: list[int] = field(default_factory=list)      # Polish: the trick just won
+
+    @property
+    def open_cards(self) -> bool:
+        return bool(self.rules.params()[C.PR_OPEN_CARDS])
 
     @property
     def stage(self) -> int:
@@ -112,22 +119,34 @@ def parse_position(data: Any) -> Position:
     seats = data.get("seats")
     if not isinstance(seats, list) or len(seats) != players:
         raise PositionError(f"'seats' must be a list of {players} seats")
+    open_cards = bool(rules.params()[C.PR_OPEN_CARDS])
     hands: list[list[int]] = []
     shown: list[set[int]] = []
+    opens: list[list[int]] = []
     history: dict[int, int] = {}
     for s, seat in enumerate(seats):
         if not isinstance(seat, dict) or not isinstance(seat.get("hand", []), list):
             raise PositionError(f"seat {s}: must be an object with a 'hand' list")
-        extra = sorted(set(seat) - {"hand", "declared"})
+        allowed = {"hand", "declared", "open"} if open_cards else {"hand", "declared"}
+        extra = sorted(set(seat) - allowed)
         if extra:
-            raise PositionError(f"seat {s}: unknown key {extra[0]!r} (use 'hand', 'declared')")
+            raise PositionError(f"seat {s}: unknown key {extra[0]!r} (use "
+                                f"{', '.join(repr(k) for k in sorted(allowed))})")
         hand = [copies.take(t, f"seat {s} hand") for t in seat.get("hand", [])]
+        if not isinstance(seat.get("open", []), list):
+            raise PositionError(f"seat {s}: 'open' must be a list of cards")
+        open_list = [copies.take(t, f"seat {s} open") for t in seat.get("open", [])]
+        for card in open_list:
+            if not _can_be_open(card, data):
+                raise PositionError(f"seat {s}: {cards.card_name(card)} cannot be an open card "
+                                    "(only A, K, Q, J and the ten of trumps, R5.1)")
         declared = seat.get("declared", {}) or {}
         if not isinstance(declared, dict):
             raise PositionError(f"seat {s}: 'declared' must map cards to declaration lists")
         table: set[int] = set()
         for text, kinds in declared.items():
-            card = _declared_card(text, hand, copies, s)
+            # Polish: history belongs to open cards (hand cards never count, R5.1)
+            card = _declared_card(text, open_list if open_cards else hand, copies, s)
             bits = 0
             for name in kinds if isinstance(kinds, list) else [kinds]:
                 if name not in _HIST_BITS:
@@ -139,7 +158,8 @@ def parse_position(data: Any) -> Position:
         if len(hand) > 9:
             raise PositionError(f"seat {s}: {len(hand)} cards in hand, at most 9 possible")
         hands.append(hand)
-        shown.append(table)
+        shown.append(set() if open_cards else table)
+        opens.append(open_list)
     trumps = _suit(data.get("trumps"), "trumps")
     turnup = C.NO_CARD
     if data.get("turnup") is not None:
@@ -147,6 +167,10 @@ def parse_position(data: Any) -> Position:
         if cards.suit_of(turnup) != trumps:
             raise PositionError("turnup must be of the trump suit")
     current = [copies.take(t, "current_trick") for t in data.get("current_trick", []) or []]
+    won = [copies.take(t, "won_trick") for t in data.get("won_trick", []) or []]
+    if won and (not open_cards or len(won) != players):
+        raise PositionError(f"'won_trick' (Polish only) lists the {players} cards of the trick "
+                            "the seat to move has just won")
     played = [copies.take(t, "played") for t in data.get("played", []) or []]
     stock = _int(data, "stock", 0 if turnup == C.NO_CARD else 1, 0, n_cards - players * 8 - 1)
     trick = _int(data, "trick", stage1_tricks + 1 if stock == 0 and turnup == C.NO_CARD
@@ -171,8 +195,22 @@ def parse_position(data: Any) -> Position:
         if name not in C.KIND_NAMES:
             raise PositionError(f"unknown kind {name!r} in 'scored_this_trick'")
         scored.append(C.KIND_NAMES.index(name))
+    if open_cards and phase == "declare" and not won:
+        raise PositionError("a Polish 'declare' position needs 'won_trick': the cards of the "
+                            "trick the seat to move has just won")
     return Position(rules, trumps, turnup, bool(data.get("seven_exchanged", False)), stock,
-                    trick, to_move, phase, current, hands, shown, history, played, scored)
+                    trick, to_move, phase, current, hands, shown, history, played, scored,
+                    opens, won)
+
+
+def _can_be_open(card: int, data: dict) -> bool:
+    r = cards.rank_of(card)
+    if r in (cards.ACE, cards.KING, cards.QUEEN, cards.JACK):
+        return True
+    try:
+        return r == cards.TEN and cards.suit_of(card) == cards.parse_suit(str(data.get("trumps")))
+    except BezsimError:
+        return False
 
 
 def _suit(value: Any, key: str) -> int:
@@ -218,12 +256,13 @@ def load_position(path: str | Path) -> Position:
     return parse_position(data)
 
 
-def build_state(pos: Position) -> np.ndarray:
+def build_state(pos: Position, event_cap: int = 0, trace_cap: int = 0) -> np.ndarray:
     """The engine state array for a position (only what legality depends on is filled)."""
     from bezsim.engine import state as st
     from bezsim.engine.melds import set_roles
+    from bezsim.engine.open_cards import recount_open
 
-    S = st.new_state(0, 0)
+    S = st.new_state(event_cap, trace_cap)
     for card, bits in pos.history.items():
         S[st.O_HIST + card] = bits
     for seat, hand in enumerate(pos.hands):
@@ -236,6 +275,14 @@ def build_state(pos: Position) -> np.ndarray:
         S[st.O_LOC + card] = C.LOC_TRICK
     for card in pos.played:
         S[st.O_LOC + card] = C.LOC_PLAYED
+    for seat, open_list in enumerate(pos.open):
+        for i, card in enumerate(open_list):
+            S[st.O_OPEN + seat * st.OPEN_MAX + i] = card
+            S[st.O_LOC + card] = C.LOC_OPEN + seat
+        S[st.O_OPEN_N + seat] = len(open_list)
+    for i, card in enumerate(pos.won_trick):
+        S[st.O_TRICK + i] = card
+        S[st.O_LOC + card] = C.LOC_PLAYED
     sc = st.O_SC
     S[sc + C.SC_TRUMP] = pos.trumps
     S[sc + C.SC_TURNUP] = pos.turnup
@@ -245,6 +292,8 @@ def build_state(pos: Position) -> np.ndarray:
     S[sc + C.SC_STOCK_LEFT] = pos.stock
     S[sc + C.SC_N_TRICK] = len(pos.current_trick)
     set_roles(pos.rules.params(), S)
+    for seat in range(len(pos.open)):
+        recount_open(S, seat)
     return S
 
 
@@ -302,9 +351,71 @@ def legal_declarations(pos: Position) -> list[dict[str, Any]]:
     return result
 
 
+def open_cards_outcomes(pos: Position) -> list[dict[str, Any]]:
+    """Polish (R5.2, R5.3): what winning ``won_trick`` scores, through the engine's own step
+    after a trick — once keeping any seven of trumps in it, once exchanging it if possible."""
+    from bezsim.engine.open_cards import open_cards_trick
+    from bezsim.policies.builtin import FIRST_ACTION, LAST_ACTION
+
+    params = pos.rules.params()
+    players = pos.rules.players
+    seven = [c for c in pos.won_trick if cards.face(c) == pos.trumps * 8 + cards.SEVEN
+             and not pos.history.get(c, 0) & C.H_SEVEN]
+    can_exchange = (bool(seven) and pos.stage == 1 and not pos.seven_exchanged
+                    and pos.turnup != C.NO_CARD and cards.rank_of(pos.turnup) != cards.SEVEN)
+    outcomes = []
+    for exchange in ([False, True] if can_exchange else [False]):
+        S = build_state(pos, event_cap=64, trace_cap=512)
+        policy = FIRST_ACTION if exchange else LAST_ACTION
+        open_cards_trick(params, S, np.zeros((1 + players, 4), np.uint64),
+                         np.full(players, policy, np.int64), np.zeros((players, 1)),
+                         pos.to_move, 0, pos.trick)
+        brisques = 10 * sum(1 for c in pos.won_trick if cards.rank_of(c) in (cards.ACE,
+                                                                             cards.TEN))
+        events = [{"kind": "brisques", "suit": None, "points": brisques, "cards": []}] \
+            if brisques else []
+        events += _traced_events(S)
+        outcomes.append({"exchange_seven": exchange, "events": events,
+                         "total": sum(e["points"] for e in events)})
+    return outcomes
+
+
+def _traced_events(S: np.ndarray) -> list[dict[str, Any]]:
+    """Scoring events of a traced engine step, each with the cards that made it."""
+    from bezsim.engine import state as st
+
+    trace = np.zeros((int(S[st.O_TR_CAP]), C.TR_SIZE), np.int32)
+    n = st.copy_trace(S, trace)
+    events, pending = [], []
+    for row in trace[:n]:
+        if row[0] == C.TR_DECLARED_CARD:
+            pending.append(cards.card_name(int(row[4]), with_copy=True))
+        elif row[0] == C.TR_EXCHANGE:
+            pending = [cards.card_name(int(row[4]), with_copy=True),
+                       cards.card_name(int(row[5]), with_copy=True)]
+        elif row[0] == C.TR_EVENT:
+            kind, extra = int(row[4]), int(row[6])
+            events.append({"kind": C.KIND_NAMES[kind],
+                           "suit": cards.suit_name(extra - 1) if extra else None,
+                           "points": int(row[7]), "cards": pending})
+            pending = []
+    return events
+
+
 def explain(pos: Position) -> dict[str, Any]:
     """Everything ``bezsim explain`` shows, as plain data."""
     plays = legal_plays(pos) if pos.phase == "play" else []
+    if pos.open_cards and pos.phase == "declare":
+        outcomes = open_cards_outcomes(pos)
+        combos = [e for e in outcomes[0]["events"] if e["kind"] in _COMBINATION_NAMES]
+        return {
+            "variant": pos.rules.variant, "seat": pos.to_move, "phase": pos.phase,
+            "stage": pos.stage, "trick": pos.trick, "trumps": cards.suit_name(pos.trumps),
+            "won_trick": [cards.card_name(c, with_copy=True) for c in pos.won_trick],
+            "current_trick": [], "legal_plays": [],
+            "legal_declarations": combos,
+            "outcomes": outcomes,
+        }
     return {
         "variant": pos.rules.variant,
         "seat": pos.to_move,
@@ -318,10 +429,25 @@ def explain(pos: Position) -> dict[str, Any]:
     }
 
 
+def _format_outcomes(d: dict[str, Any]) -> list[str]:
+    lines = ["won: " + " ".join(d["won_trick"])]
+    for outcome in d["outcomes"]:
+        how = "exchanging the seven" if outcome["exchange_seven"] else (
+            "keeping the seven" if len(d["outcomes"]) > 1 else "scores")
+        lines.append(f"{how}: {outcome['total']}")
+        for e in outcome["events"]:
+            suit = f" {e['suit']}" if e["suit"] else ""
+            shown = f" ({' '.join(e['cards'])})" if e["cards"] else ""
+            lines.append(f"  {e['kind']}{suit}: {e['points']}{shown}")
+    return lines
+
+
 def format_explanation(d: dict[str, Any]) -> str:
     lines = [f"{d['variant']} bézique, trumps {d['trumps']}, trick {d['trick']} "
              f"(stage {d['stage']}), seat {d['seat']} to {d['phase']}"]
-    if d["phase"] == "play":
+    if "outcomes" in d:
+        lines += _format_outcomes(d)
+    elif d["phase"] == "play":
         if d["current_trick"]:
             lines.append("on the trick: " + " ".join(d["current_trick"]))
         lines.append("legal plays: " + (" ".join(d["legal_plays"]) or "none"))

@@ -45,6 +45,8 @@ from bezsim.engine.tricks import beats, winning_index
 
 RANDOM = 0
 GREEDY = 1
+FIRST_ACTION = 100   # scripted, for positions: always the first offered action
+LAST_ACTION = 101    # scripted, for positions: always the last one (declining)
 
 
 @njit(cache=True, _nrt=False)
@@ -121,7 +123,9 @@ def choose(policy_id, S, seat, params, rng):
     """Dispatch to a built-in policy by id."""
     if policy_id == GREEDY:
         return greedy_policy(S, seat, params[seat], rng)
-    return random_policy(S, seat, params[seat], rng)
+    if policy_id == RANDOM:
+        return random_policy(S, seat, params[seat], rng)
+    return 0 if policy_id == FIRST_ACTION else S[O_N_ACTS] - 1
 
 
 def default_params() -> np.ndarray:
