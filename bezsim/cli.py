@@ -206,6 +206,20 @@ def explain(file: str, as_json: bool) -> None:
         click.echo(format_explanation(explanation).rstrip("\n"))
 
 
+@cli.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def compounds(run_dir: str, as_json: bool) -> None:
+    """Rate, size and value of compound declarations in a run, with 95% intervals."""
+    from bezsim.analysis.compounds import compound_stats, format_stats
+
+    stats = compound_stats(run_dir)
+    if as_json:
+        click.echo(json.dumps(stats, indent=2, default=_json_default))
+    else:
+        click.echo(format_stats(stats))
+
+
 @cli.command("options")
 @click.option("--variant", default="ordinary", show_default=True, help="Bézique variant.")
 def options_command(variant: str) -> None:

@@ -1,0 +1,1 @@
+"""Analyses that read run directories (Parquet) and answer questions with intervals."""

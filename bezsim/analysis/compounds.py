@@ -1,0 +1,78 @@
+"""How often do compound declarations happen (R5.2), of what size, worth how much?
+
+    from bezsim.analysis.compounds import compound_stats
+    compound_stats("data/runs/polish-1")        # or: bezsim compounds DIR
+
+A declaration is the set of combinations scored on one trick won; a compound is one with two
+or more. Rates are per hand (both seats together); intervals are 95%.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bezsim.analysis.stats import mean_ci, wilson
+from bezsim.errors import BezsimError
+
+
+def load_declarations(run_dir: str | Path) -> tuple[pd.DataFrame, int]:
+    """One row per declaration (game, hand, seat, compound): its size and points; and the
+    number of hands in the run."""
+    run = Path(run_dir)
+    if not (run / "declarations").is_dir() or not (run / "games").is_dir():
+        raise BezsimError(f"{run_dir} is not a bezsim run directory (no declarations/games)")
+    games = pd.read_parquet(run / "games", columns=["hands"])
+    events = pd.read_parquet(
+        run / "declarations",
+        columns=["game_id", "hand", "seat", "points", "compound_id", "compound_size"],
+        filters=[("compound_size", ">=", 1)])
+    grouped = events.groupby(["game_id", "hand", "seat", "compound_id"], observed=True)
+    decl = grouped.agg(size=("compound_size", "first"), points=("points", "sum")).reset_index()
+    return decl, int(games["hands"].sum())
+
+
+def compound_stats(run_dir: str | Path) -> dict[str, Any]:
+    """Per-hand rate of compound declarations, their size distribution and mean value."""
+    decl, n_hands = load_declarations(run_dir)
+    if n_hands == 0:
+        raise BezsimError(f"{run_dir} holds no hands")
+    compounds = decl[decl["size"] >= 2]
+    per_hand = compounds.groupby(["game_id", "hand"]).size()
+    counts = np.zeros(n_hands)
+    counts[:per_hand.size] = per_hand.to_numpy()
+    sizes = compounds["size"].value_counts().sort_index()
+    return {
+        "hands": n_hands,
+        "declarations": int(len(decl)),
+        "compounds": int(len(compounds)),
+        "compounds_per_hand": mean_ci(counts),
+        "hands_with_a_compound": wilson(int(per_hand.size), n_hands),
+        "declarations_per_hand": (len(decl) / n_hands,),
+        "size_share": {int(size): wilson(int(k), len(compounds)) for size, k in sizes.items()},
+        "compound_points": mean_ci(compounds["points"].to_numpy()),
+        "declaration_points": mean_ci(decl["points"].to_numpy()),
+    }
+
+
+def format_stats(stats: dict[str, Any]) -> str:
+    def ci(triple: tuple[float, ...], fmt: str = "{:.4f}") -> str:
+        if len(triple) < 3:
+            return fmt.format(triple[0])
+        return f"{fmt.format(triple[0])} [{fmt.format(triple[1])}, {fmt.format(triple[2])}]"
+
+    lines = [
+        f"hands: {stats['hands']:,}   declarations: {stats['declarations']:,}   "
+        f"compounds (2+ combinations on one trick): {stats['compounds']:,}",
+        f"compounds per hand:        {ci(stats['compounds_per_hand'])}",
+        f"hands with a compound:     {ci(stats['hands_with_a_compound'])}",
+        f"mean points of a compound: {ci(stats['compound_points'], '{:.1f}')}",
+        "compound size (share of compounds):",
+    ]
+    for size, share in stats["size_share"].items():
+        lines.append(f"  {size} combinations: {ci(share)}")
+    lines.append("(95% intervals: Wilson for shares, normal for means)")
+    return "\n".join(lines)

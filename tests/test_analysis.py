@@ -1,0 +1,59 @@
+"""Analyses over run directories: compound declarations (Polish, R5.2) and the intervals."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from bezsim.analysis.compounds import compound_stats
+from bezsim.analysis.stats import mean_ci, wilson
+from bezsim.cli import cli
+from bezsim.errors import BezsimError
+from bezsim.rules import Rules
+from bezsim.runner import run_simulation
+
+
+def test_wilson_and_mean_intervals_known_values():
+    p, low, high = wilson(5, 10)
+    assert p == 0.5 and low == pytest.approx(0.2366, abs=1e-4)
+    assert high == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 20)[1] == 0.0 and wilson(0, 20)[2] == pytest.approx(0.1611, abs=1e-4)
+    mean, low, high = mean_ci(np.array([1.0, 2.0, 3.0, 4.0]))
+    half = 1.959963984540054 * np.std([1, 2, 3, 4], ddof=1) / 2
+    assert (mean, low, high) == pytest.approx((2.5, 2.5 - half, 2.5 + half))
+    assert math.isnan(wilson(0, 0)[0])
+
+
+@pytest.fixture(scope="module")
+def polish_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("runs") / "polish"
+    run_simulation(Rules.make("polish"), ["random", "random"], 9, 300, out, progress=False)
+    return out
+
+
+def test_compound_stats_agree_with_the_hands_table(polish_run):
+    stats = compound_stats(polish_run)
+    hands = pd.read_parquet(polish_run / "hands")
+    per_hand = hands.groupby(["game_id", "hand"])["compounds"].sum()
+    assert stats["hands"] == len(per_hand)
+    assert stats["compounds"] == int(hands["compounds"].sum()) > 0
+    assert stats["declarations"] == int(hands["declaring_tricks"].sum())
+    assert stats["compounds_per_hand"][0] == pytest.approx(per_hand.mean())
+    assert stats["hands_with_a_compound"][0] == pytest.approx((per_hand > 0).mean())
+    shares = stats["size_share"]
+    assert min(shares) == 2 and sum(s[0] for s in shares.values()) == pytest.approx(1.0)
+    low, high = stats["compound_points"][1:]
+    assert low < stats["compound_points"][0] < high
+
+
+def test_compounds_command(polish_run, tmp_path):
+    result = CliRunner().invoke(cli, ["compounds", str(polish_run)])
+    assert result.exit_code == 0, result.output
+    assert "compounds per hand:" in result.output and "2 combinations:" in result.output
+    bad = CliRunner().invoke(cli, ["compounds", str(tmp_path)])
+    assert bad.exit_code == 2
+    assert bad.stderr.strip().startswith("bezsim: error:") and "not a bezsim run" in bad.stderr
+    with pytest.raises(BezsimError):
+        compound_stats(tmp_path)
