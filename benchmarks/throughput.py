@@ -1,7 +1,7 @@
 """Throughput of bezsim: hands per second per core of the engine and of the whole simulate
 path (Parquet included), and the ratio to the same engine run as plain Python.
 
-    python benchmarks/throughput.py [--games 40000] [--python-games 20]
+    python benchmarks/throughput.py [--games 40000] [--python-games 20] [--variants ordinary,polish]
 
 Prints one JSON line per case. "per core" divides by the threads used; the engine cases on
 one thread measure a core directly. Each case keeps the best of --repeat runs (the machine
@@ -31,9 +31,9 @@ warnings.simplefilter("ignore")   # numpy warns on the uint64 wrap-around the RN
 from bezsim.engine import constants as C
 from bezsim.engine.api import run_games
 from bezsim.rules import Rules
-games, policies = int(sys.argv[1]), sys.argv[2].split(",")
+games, policies, variant = int(sys.argv[1]), sys.argv[2].split(","), sys.argv[3]
 t = time.perf_counter()
-batch = run_games(Rules.make(), policies, 1, 0, games, parallel=False)
+batch = run_games(Rules.make(variant), policies, 1, 0, games, parallel=False)
 dt = time.perf_counter() - t
 print(json.dumps({"hands": int(batch.game_info[:, C.GI_HANDS].sum()), "seconds": dt}))
 """
@@ -59,11 +59,11 @@ def best_engine_run(rules: Rules, policies: list[str], games: int, threads: int,
     return hands, best
 
 
-def pure_python(policies: list[str], games: int) -> tuple[int, float]:
+def pure_python(variant: str, policies: list[str], games: int) -> tuple[int, float]:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", PURE_PYTHON_SNIPPET, str(games),
-                          ",".join(policies)], env=env, check=True, capture_output=True,
-                         text=True)
+                          ",".join(policies), variant], env=env, check=True,
+                         capture_output=True, text=True)
     result = json.loads(out.stdout.strip().splitlines()[-1])
     return result["hands"], result["seconds"]
 
@@ -73,32 +73,36 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40000)
     parser.add_argument("--python-games", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--variants", default="ordinary,polish")
     args = parser.parse_args()
-    rules = Rules.make("ordinary")
     cores = numba.config.NUMBA_NUM_THREADS
 
     t = time.perf_counter()
-    run_games(rules, ["random"], 1, 0, 10)          # compile, or load the cache
+    run_games(Rules.make("ordinary"), ["random"], 1, 0, 10)    # compile, or load the cache
     print(json.dumps({"case": "first_call_seconds", "seconds": round(time.perf_counter() - t, 3)}))
 
-    for policies in (["random", "random"], ["greedy", "greedy"]):
-        name = "_vs_".join(policies)
-        py_hands, py_seconds = pure_python(policies, args.python_games)
-        py_rate = py_hands / py_seconds
-        for threads in sorted({1, cores}):
-            hands, seconds = best_engine_run(rules, policies, args.games, threads, args.repeat)
-            emit(f"engine_{name}", hands, seconds, threads,
-                 ratio_to_pure_python=round(hands / seconds / threads / py_rate))
-        emit(f"pure_python_{name}", py_hands, py_seconds, 1)
+    for variant in args.variants.split(","):
+        rules = Rules.make(variant)
+        for policies in (["random", "random"], ["greedy", "greedy"]):
+            name = f"{variant}_" + "_vs_".join(policies)
+            py_hands, py_seconds = pure_python(variant, policies, args.python_games)
+            py_rate = py_hands / py_seconds
+            for threads in sorted({1, cores}):
+                hands, seconds = best_engine_run(rules, policies, args.games, threads,
+                                                 args.repeat)
+                emit(f"engine_{name}", hands, seconds, threads,
+                     ratio_to_pure_python=round(hands / seconds / threads / py_rate))
+            emit(f"pure_python_{name}", py_hands, py_seconds, 1)
 
-    with tempfile.TemporaryDirectory() as tmp:
-        best = float("inf")
-        for i in range(args.repeat):
-            summary = run_simulation(rules, ["random", "random"], 1, args.games,
-                                     os.path.join(tmp, f"run{i}"), threads=cores,
-                                     progress=False)
-            best = min(best, summary.elapsed)
-        emit("simulate_random_vs_random_with_parquet", summary.hands, best, cores)
+        with tempfile.TemporaryDirectory() as tmp:
+            best = float("inf")
+            for i in range(args.repeat):
+                summary = run_simulation(rules, ["random", "random"], 1, args.games,
+                                         os.path.join(tmp, f"run{i}"), threads=cores,
+                                         progress=False)
+                best = min(best, summary.elapsed)
+            emit(f"simulate_{variant}_random_vs_random_with_parquet", summary.hands, best,
+                 cores)
 
 
 if __name__ == "__main__":
