@@ -47,6 +47,7 @@ from bezsim.engine.constants import (
     PR_DOUBLE_BEZ,
     PR_MARR_TO_SEQ,
     PR_OPEN_CARDS,
+    PR_PACKS,
     PR_PLAYERS,
     PR_POINTS,
     PR_SEVEN_WHEN,
@@ -274,18 +275,19 @@ def _popcount8(h):
 
 
 @njit(cache=True, _nrt=False)
-def _pick(S, base, n_cards, match, by_rank, forbid, n_out):
-    """Best copy among S[base:base+n_cards] of a face (or of a rank when by_rank) free of
-    ``forbid`` bits and not already among the first n_out cards of O_BUF: cards new on this
-    trick first (open cards, R5.2), then most history, then shown cards, then lowest id."""
+def _pick(S, packs, loc_a, loc_b, match, by_rank, forbid, n_out):
+    """Best copy, among the cards whose location is loc_a or loc_b, of a face (or of a rank
+    when by_rank) free of ``forbid`` bits and not already among the first n_out cards of
+    O_BUF: cards new on this trick first (open cards, R5.2), then most history, then shown
+    cards, then lowest id. Only the copies of the face are looked at."""
     best = NO_CARD
     best_key = -1
-    for i in range(n_cards):
-        c = S[base + i]
-        if by_rank:
-            if (c & 7) != match:
-                continue
-        elif (c & 31) != match:
+    n_faces = 4 if by_rank else 1
+    for k in range(n_faces * packs):
+        face = (k % 4) * 8 + match if by_rank else match
+        c = face + 32 * (k // n_faces)
+        loc = S[O_LOC + c]
+        if loc != loc_a and loc != loc_b:
             continue
         h = S[O_HIST + c]
         if h & forbid:
@@ -297,7 +299,7 @@ def _pick(S, base, n_cards, match, by_rank, forbid, n_out):
         if taken:
             continue
         key = (S[O_MARK + c] * 32 + _popcount8(h) * 2
-               + (1 if S[O_LOC + c] >= LOC_TABLE else 0))
+               + (1 if loc >= LOC_TABLE else 0))
         if key > best_key or (key == best_key and c < best):
             best = c
             best_key = key
@@ -305,16 +307,17 @@ def _pick(S, base, n_cards, match, by_rank, forbid, n_out):
 
 
 @njit(cache=True, _nrt=False)
-def _ensure_new_to_bezique_class(S, base, n_cards, n_out, bq, bj):
+def _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, n_out, bq, bj):
     """R1.9 rule 3 for a double: if every chosen copy already scored in class B, swap one for
     a held copy that never did."""
     for j in range(n_out):
         if (S[O_HIST + S[O_BUF + j]] & H_CLASS_B) == 0:
             return
-    for i in range(n_cards):
-        c = S[base + i]
-        f = c & 31
-        if (f == bq or f == bj) and (S[O_HIST + c] & H_CLASS_B) == 0:
+    for k in range(2 * packs):
+        f = bq if k % 2 == 0 else bj
+        c = f + 32 * (k // 2)
+        loc = S[O_LOC + c]
+        if (loc == loc_a or loc == loc_b) and (S[O_HIST + c] & H_CLASS_B) == 0:
             for j in range(n_out):
                 if S[O_BUF + j] & 31 == f:
                     S[O_BUF + j] = c
@@ -323,42 +326,43 @@ def _ensure_new_to_bezique_class(S, base, n_cards, n_out, bq, bj):
 
 @njit(cache=True, _nrt=False)
 def select_copies(params, S, seat, code):
-    """Copies from the seat's hand that make combination ``code`` (ordinary game)."""
-    return select_copies_from(params, S, O_HANDS + seat * MAX_HAND, S[O_HAND_N + seat], code)
+    """Copies from the seat's hand, shown or not, that make ``code`` (ordinary game)."""
+    return select_copies_at(params, S, LOC_HAND + seat, LOC_TABLE + seat, code)
 
 
 @njit(cache=True, _nrt=False)
-def select_copies_from(params, S, base, n_cards, code):
-    """Choose the copies among S[base:base+n_cards] that make combination ``code`` into
-    O_BUF; return how many."""
+def select_copies_at(params, S, loc_a, loc_b, code):
+    """Choose the copies lying at loc_a or loc_b that make combination ``code`` into O_BUF;
+    return how many."""
+    packs = params[PR_PACKS]
     kind = code_kind(code)
     s = code_suit(code)
     trump = S[O_SC + SC_TRUMP]
     n = 0
     if kind == K_COMMON_MARRIAGE or kind == K_ROYAL_MARRIAGE:
         forbid = marriage_forbid(params)
-        S[O_BUF] = _pick(S, base, n_cards, s * 8 + KING, False, forbid, 0)
-        S[O_BUF + 1] = _pick(S, base, n_cards, s * 8 + QUEEN, False, forbid, 1)
+        S[O_BUF] = _pick(S, packs, loc_a, loc_b, s * 8 + KING, False, forbid, 0)
+        S[O_BUF + 1] = _pick(S, packs, loc_a, loc_b, s * 8 + QUEEN, False, forbid, 1)
         n = 2
     elif kind == K_SEQUENCE:
         forbid = sequence_forbid(params)
         for r in (ACE, TEN, KING, QUEEN, JACK):
-            S[O_BUF + n] = _pick(S, base, n_cards, trump * 8 + r, False, forbid, n)
+            S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, trump * 8 + r, False, forbid, n)
             n += 1
     elif kind == K_BEZIQUE:
         bq, bj = bezique_faces(params, trump)
         forbid = single_forbid(params)
-        S[O_BUF] = _pick(S, base, n_cards, bq, False, forbid, 0)
-        S[O_BUF + 1] = _pick(S, base, n_cards, bj, False, forbid, 1)
+        S[O_BUF] = _pick(S, packs, loc_a, loc_b, bq, False, forbid, 0)
+        S[O_BUF + 1] = _pick(S, packs, loc_a, loc_b, bj, False, forbid, 1)
         n = 2
     elif kind == K_DOUBLE_BEZIQUE:
         bq, bj = bezique_faces(params, trump)
         forbid = double_forbid(params)
         for f in (bq, bq, bj, bj):
-            S[O_BUF + n] = _pick(S, base, n_cards, f, False, forbid, n)
+            S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, f, False, forbid, n)
             n += 1
         if not params[PR_OPEN_CARDS]:
-            _ensure_new_to_bezique_class(S, base, n_cards, n, bq, bj)
+            _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, n, bq, bj)
     else:
         r = ACE
         if kind == K_FOUR_KINGS:
@@ -368,7 +372,7 @@ def select_copies_from(params, S, base, n_cards, code):
         elif kind == K_FOUR_JACKS:
             r = JACK
         for _ in range(4):
-            S[O_BUF + n] = _pick(S, base, n_cards, r, True, H_FOUR, n)
+            S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, r, True, H_FOUR, n)
             n += 1
     return n
 

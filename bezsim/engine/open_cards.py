@@ -59,7 +59,7 @@ from bezsim.engine.melds import (
     count_cards,
     exchange_possible,
     history_bit,
-    select_copies_from,
+    select_copies_at,
 )
 from bezsim.engine.state import (
     O_ACTS,
@@ -181,8 +181,7 @@ def sevens_of_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no
 
 @njit(cache=True, _nrt=False)
 def _score(params, S, seat, code, hand_no, trick_no):
-    base = O_OPEN + seat * OPEN_MAX
-    n = select_copies_from(params, S, base, S[O_OPEN_N + seat], code)
+    n = select_copies_at(params, S, LOC_OPEN + seat, LOC_OPEN + seat, code)
     kind = code >> 2
     bit = history_bit(kind)
     for j in range(n):
