@@ -136,10 +136,6 @@ def parse_position(data: Any) -> Position:
         if not isinstance(seat.get("open", []), list):
             raise PositionError(f"seat {s}: 'open' must be a list of cards")
         open_list = [copies.take(t, f"seat {s} open") for t in seat.get("open", [])]
-        for card in open_list:
-            if not _can_be_open(card, data):
-                raise PositionError(f"seat {s}: {cards.card_name(card)} cannot be an open card "
-                                    "(only A, K, Q, J and the ten of trumps, R5.1)")
         declared = seat.get("declared", {}) or {}
         if not isinstance(declared, dict):
             raise PositionError(f"seat {s}: 'declared' must map cards to declaration lists")
@@ -155,6 +151,10 @@ def parse_position(data: Any) -> Position:
                 bits |= _HIST_BITS[name]
             history[card] = bits
             table.add(card)
+        for card in open_list:      # 'declared' may have added cards to the open ones
+            if not _can_be_open(card, data):
+                raise PositionError(f"seat {s}: {cards.card_name(card)} cannot be an open card "
+                                    "(only A, K, Q, J and the ten of trumps, R5.1)")
         if len(hand) > 9:
             raise PositionError(f"seat {s}: {len(hand)} cards in hand, at most 9 possible")
         hands.append(hand)

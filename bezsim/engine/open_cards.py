@@ -66,6 +66,7 @@ from bezsim.engine.state import (
     O_APTS,
     O_BUF,
     O_CNT_NEW,
+    O_COMPOUND,
     O_DSTATS,
     O_HIST,
     O_LOC,
@@ -179,57 +180,73 @@ def sevens_of_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no
                      params[PR_POINTS + K_SEVEN_PLAYED])
 
 
-@njit(cache=True, _nrt=False)
-def _score(params, S, seat, code, hand_no, trick_no):
-    n = select_copies_at(params, S, LOC_OPEN + seat, LOC_OPEN + seat, code)
-    kind = code >> 2
-    bit = history_bit(kind)
-    for j in range(n):
-        c = S[O_BUF + j]
-        _count_card(S, seat, c, -1)
-        S[O_HIST + c] |= bit
-        _count_card(S, seat, c, 1)
-        if trace_on(S):
-            trace_add(S, TR_DECLARED_CARD, hand_no, trick_no, seat, c, kind, 0, 0)
-    extra = (code & 3) + 1 if kind <= K_ROYAL_MARRIAGE else 0
-    record_event(S, hand_no, trick_no, seat, kind, EV_SCORED, extra, params[PR_POINTS + kind])
-    return 1
+@njit(cache=True, inline="always", _nrt=False)
+def _add(S, n, code):
+    S[O_COMPOUND + n * 8] = code
+    return n + 1
 
 
 @njit(cache=True, _nrt=False)
-def compound_declaration(params, S, seat, hand_no, trick_no):
-    """Score every combination the new cards complete with the seat's open cards (R5.2),
-    each including a new card; returns how many scored. One of each kind (and suit for
-    marriages) per trick."""
+def completed_combinations(params, S, seat):
+    """The combinations the new cards complete with the seat's open cards (R5.2), each
+    including a new card, one of each kind (and suit for marriages), judged all at once
+    before any of them scores; their codes go to the compound list. Returns how many."""
     count_cards(S, O_NEW, S[O_NEW_N], O_CNT_NEW)
-    cnt = O_OPEN_CNT + seat * 32     # kept up to date by add_open and _score
+    cnt = O_OPEN_CNT + seat * 32     # kept up to date by add_open and score_compound
     new = O_CNT_NEW
     trump = S[O_SC + SC_TRUMP]
-    scored = 0
+    n = 0
     for s in range(4):
         if (S[cnt + CN_KING + s] > 0 and S[cnt + CN_QUEEN + s] > 0
                 and S[new + CN_KING + s] + S[new + CN_QUEEN + s] > 0):
             kind = K_ROYAL_MARRIAGE if s == trump else K_COMMON_MARRIAGE
-            scored += _score(params, S, seat, kind * 4 + s, hand_no, trick_no)
+            n = _add(S, n, kind * 4 + s)
     complete = True
     fresh = 0
     for r in (ACE, TEN, KING, QUEEN, JACK):
         complete = complete and S[cnt + CN_SEQ + r] > 0
         fresh += S[new + CN_SEQ + r]
     if complete and fresh > 0:
-        scored += _score(params, S, seat, K_SEQUENCE * 4, hand_no, trick_no)
+        n = _add(S, n, K_SEQUENCE * 4)
     if (S[cnt + CN_BQ_SINGLE] > 0 and S[cnt + CN_BJ_SINGLE] > 0
             and S[new + CN_BQ_SINGLE] + S[new + CN_BJ_SINGLE] > 0):
-        scored += _score(params, S, seat, K_BEZIQUE * 4, hand_no, trick_no)
+        n = _add(S, n, K_BEZIQUE * 4)
     double_ok = S[cnt + CN_BQ_DOUBLE] >= 2 and S[cnt + CN_BJ_DOUBLE] >= 2
     if params[PR_DOUBLE_BEZ] == DOUBLE_BEZ_ALL_AT_ONCE:
         double_ok = double_ok and S[cnt + CN_BQ_SINGLE] >= 2 and S[cnt + CN_BJ_SINGLE] >= 2
     if double_ok and S[new + CN_BQ_DOUBLE] + S[new + CN_BJ_DOUBLE] > 0:
-        scored += _score(params, S, seat, K_DOUBLE_BEZIQUE * 4, hand_no, trick_no)
+        n = _add(S, n, K_DOUBLE_BEZIQUE * 4)
     for r in (ACE, KING, QUEEN, JACK):
         if S[cnt + CN_FOUR + r] >= 4 and S[new + CN_FOUR + r] > 0:
-            scored += _score(params, S, seat, FOUR_KINDS[r] * 4, hand_no, trick_no)
-    return scored
+            n = _add(S, n, FOUR_KINDS[r] * 4)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def score_compound(params, S, seat, n, hand_no, trick_no):
+    """Choose the copies of every combination first (a card may serve several kinds), then
+    mark their history and record the events."""
+    for i in range(n):
+        at = O_COMPOUND + i * 8
+        k = select_copies_at(params, S, LOC_OPEN + seat, LOC_OPEN + seat, S[at])
+        S[at + 1] = k
+        for j in range(k):
+            S[at + 2 + j] = S[O_BUF + j]
+    for i in range(n):
+        at = O_COMPOUND + i * 8
+        code = S[at]
+        kind = code >> 2
+        bit = history_bit(kind)
+        for j in range(S[at + 1]):
+            c = S[at + 2 + j]
+            _count_card(S, seat, c, -1)
+            S[O_HIST + c] |= bit
+            _count_card(S, seat, c, 1)
+            if trace_on(S):
+                trace_add(S, TR_DECLARED_CARD, hand_no, trick_no, seat, c, kind, 0, 0)
+        extra = (code & 3) + 1 if kind <= K_ROYAL_MARRIAGE else 0
+        record_event(S, hand_no, trick_no, seat, kind, EV_SCORED, extra,
+                     params[PR_POINTS + kind])
 
 
 @njit(cache=True, _nrt=False)
@@ -244,7 +261,8 @@ def open_cards_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_n
             add_open(params, S, seat, c, hand_no, trick_no)
     sevens_of_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no)
     if S[O_NEW_N] > 0:
-        scored = compound_declaration(params, S, seat, hand_no, trick_no)
+        scored = completed_combinations(params, S, seat)
+        score_compound(params, S, seat, scored, hand_no, trick_no)
         if scored > 0:
             S[O_DSTATS + seat * 3] += scored
             S[O_DSTATS + seat * 3 + 1] += 1

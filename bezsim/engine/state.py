@@ -68,7 +68,10 @@ O_DSTATS = O_MARK + N_MAX                     # + seat * 3: combinations, declar
                                               #   compounds this hand
 O_OPEN_CNT = O_DSTATS + MAX_PLAYERS * 3       # + seat * 32: melds counts over open cards,
                                               #   kept up to date as cards join and score
-O_CTR = O_OPEN_CNT + MAX_PLAYERS * 32
+COMPOUND_MAX = 16
+O_COMPOUND = O_OPEN_CNT + MAX_PLAYERS * 32    # + i * 8: code, n cards, cards of the i-th
+                                              #   combination of a compound (Polish)
+O_CTR = O_COMPOUND + COMPOUND_MAX * 8
 O_EV_CAP = O_CTR + 8
 O_TR_CAP = O_EV_CAP + 1
 O_EVENTS = O_TR_CAP + 1                       # 2 words per event
