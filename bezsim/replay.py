@@ -4,6 +4,11 @@ Built from ``trace_one``, which runs the same compiled kernel as a batch run, so
 is what game ``game`` of seed ``seed`` did inside ``bezsim simulate``. Hands are numbered from
 0 and tricks from 1, as in the tables. Every card is shown, the drawn ones included: this is a
 replay for analysis, not a player's view.
+
+Polish (R5): after each trick a line lists the winner's open cards (the new ones named), the
+seven of trumps of the trick is shown as exchanged or scored where it lies, and the
+combinations one trick completes are one line, "seat 1 declares royal marriage ♠ 40 + four
+kings 80 = 120" (a single combination keeps the ordinary form, with its cards).
 """
 
 from __future__ import annotations
@@ -20,7 +25,11 @@ from bezsim.rules import Rules
 INDENT = "  "
 NOTE = " " * 12         # lines that follow a trick line
 _TRICKED = (C.TR_PLAY, C.TR_TRICK_WON, C.TR_EVENT, C.TR_DRAW, C.TR_EXCHANGE, C.TR_SHOW,
-            C.TR_DECLARED_CARD)   # records whose field 2 is the trick number
+            C.TR_DECLARED_CARD, C.TR_OPEN)   # records whose field 2 is the trick number
+_COMBINATIONS = frozenset((C.K_COMMON_MARRIAGE, C.K_ROYAL_MARRIAGE, C.K_SEQUENCE,
+                           C.K_PLAIN_SEQUENCE, C.K_BEZIQUE, C.K_DOUBLE_BEZIQUE,
+                           C.K_TRIPLE_BEZIQUE, C.K_QUADRUPLE_BEZIQUE, C.K_FOUR_ACES,
+                           C.K_FOUR_KINGS, C.K_FOUR_QUEENS, C.K_FOUR_JACKS))
 
 
 def transcript(rules: Rules, policies: list[str], seed: int, game: int) -> str:
@@ -95,9 +104,13 @@ class _Replay:
         self.stage1 = (n_cards - self.players * int(params[C.PR_HAND_SIZE])) // self.players
         self.hands: list[list[int]] = []
         self.turnup = C.NO_CARD
+        self.polish = bool(params[C.PR_OPEN_CARDS])   # R5: open cards, compounds
+        self.open: list[list[int]] = []
+        self.trump = 0
 
     def hand_lines(self, rows: list[tuple]) -> list[str]:
         self.hands = [[] for _ in range(self.players)]
+        self.open = [[] for _ in range(self.players)]
         for row in rows:
             if row[0] == C.TR_DEAL:
                 self.hands[row[2]].append(row[3])
@@ -116,6 +129,7 @@ class _Replay:
     def _start_line(self, row: tuple) -> str:
         _, hand, dealer, trump, turnup, leader = row[:6]
         self.turnup = turnup
+        self.trump = trump
         return (f"\nHand {hand} | dealer: seat {dealer} | trumps {suit_name(trump)} "
                 f"(turn-up {card_name(turnup)}) | seat {leader} leads")
 
@@ -140,6 +154,8 @@ class _Replay:
 
     def _notes(self, rows: list[tuple], killers: dict[int, int]) -> list[str]:
         """Declarations, shows, exchanges, events and draws of a trick, in engine order."""
+        if self.polish:
+            return self._polish_notes(rows)
         lines: list[str] = []
         declared: list[int] = []
         exchange: tuple | None = None
@@ -170,6 +186,59 @@ class _Replay:
         if draws:
             lines.append(self._draw_line(draws))
         return lines
+
+    def _polish_notes(self, rows: list[tuple]) -> list[str]:
+        """Polish (R5): the trick's points and seven in engine order, then the winner's open
+        cards, then the combinations the trick completed (one line), then the draws."""
+        lines: list[str] = []
+        declared: list[int] = []
+        exchange: tuple | None = None
+        opened: list[tuple] = []
+        combos: list[tuple[tuple, list[int]]] = []
+        draws: list[tuple] = []
+        for row in rows:
+            kind = row[0]
+            if kind == C.TR_OPEN:
+                opened.append(row)
+                self.open[row[3]].append(row[4])
+            elif kind == C.TR_DECLARED_CARD:
+                declared.append(row[4])
+            elif kind == C.TR_EXCHANGE:
+                exchange = row
+                self.turnup = row[4]     # the seven lies in the turn-up's place
+            elif kind == C.TR_EVENT and row[4] in _COMBINATIONS:
+                combos.append((row, declared))
+                declared = []
+            elif kind == C.TR_EVENT:
+                lines.append(self._polish_event_line(row, exchange))
+                if row[4] != C.K_SEVEN_EXCHANGE:
+                    exchange = None
+            elif kind == C.TR_DRAW:
+                draws.append(row)
+        if opened:
+            lines.append(self._open_line(opened))
+        if combos:
+            lines.append(_compound_line(combos))
+        if draws:
+            lines.append(self._draw_line(draws))
+        return lines
+
+    def _polish_event_line(self, row: tuple, exchange: tuple | None) -> str:
+        _, _, _, seat, kind, _, _, points = row
+        seven = card_name(self.trump * 8 + C.SEVEN)
+        if kind == C.K_SEVEN_EXCHANGE and exchange is not None:
+            return (f"seat {seat} exchanges the trick's {seven} for the turn-up "
+                    f"{card_name(exchange[5])}: +{points}")
+        if kind == C.K_BRISQUES and exchange is not None:
+            return f"seat {seat} brisque of the turn-up {card_name(exchange[5])}: +{points}"
+        if kind == C.K_SEVEN_PLAYED:
+            return f"seat {seat} wins the seven of trumps {seven} in the trick: +{points}"
+        return _event_line(row, [], None, None)
+
+    def _open_line(self, opened: list[tuple]) -> str:
+        seat = opened[0][3]
+        new = cards_text([r[4] for r in opened])
+        return f"open cards seat {seat}: {cards_text(self.open[seat])} (new: {new})"
 
     def _apply_exchange(self, row: tuple) -> None:
         _, _, _, seat, seven, turnup = row[:6]
@@ -209,6 +278,18 @@ def _killers(rows: list[tuple]) -> dict[int, int]:
         elif row[0] == C.TR_EVENT and last is not None:
             out[i] = last
     return out
+
+
+def _compound_line(combos: list[tuple[tuple, list[int]]]) -> str:
+    """The combinations scored on one trick (R5.2): one of them in the ordinary form, several
+    as one compound line with their points and total."""
+    if len(combos) == 1:
+        row, declared = combos[0]
+        return _event_line(row, declared, None, None)
+    seat = combos[0][0][3]
+    parts = " + ".join(f"{kind_label(row[4], row[6])} {row[7]}" for row, _ in combos)
+    total = sum(row[7] for row, _ in combos)
+    return f"seat {seat} declares {parts} = {total}"
 
 
 def _show_line(shows: list[tuple]) -> str:

@@ -10,6 +10,15 @@ kind numbers are taken from the engine; they are the format being read. A greedy
 takes the best declaration offered (declining is worth 0), so for greedy seats the checker also
 proves the engine OFFERED every legal declaration: the best legal one, by points, was taken.
 
+Polish (R5) is walked by ``PolishHand``: deal and draws as above; after every trick (both
+stages) exactly the trick's A, K, Q, J and ten of trumps join the winner's open cards (never
+played again), every ace and ten scores 10 at once, each seven of trumps scores once (turn-up,
+exchange or won in a trick; a greedy winner always exchanges when it may), and the
+declarations are checked one by one (open cards only, a new card in each, R1.9 rule 1 per copy)
+and as a whole: the checker computes every combination the trick completes and requires
+exactly those (R5.2 completeness). Hand points, combination counts and compounds are checked
+against the outcome arrays.
+
 Also here: determinism of the real engine across threads, serial runs and shard sizes.
 """
 
@@ -27,7 +36,7 @@ from bezsim.rules import Rules
 
 # --- the presets every variant must pass, and the policy pairs ------------------------------
 
-PRESETS = [Rules.make("ordinary")]
+PRESETS = [Rules.make("ordinary"), Rules.make("polish")]
 POLICY_PAIRS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy")]
 HANDS_PER_CASE = 5000      # x 3 policy pairs: 15,000 checked hands per preset
 # non-default options the checker also understands (a smaller run each)
@@ -125,6 +134,7 @@ class Game:
     def __init__(self, rules: Rules, rows: list[list[int]], batch,
                  policies: tuple[str, ...] = ("random", "random")) -> None:
         self.o = rules.options
+        self.polish = rules.variant == "polish"     # R5: open cards, compound declarations
         self.policies = tuple(policies)
         self.rows = rows
         self.pos = 0
@@ -154,7 +164,8 @@ class Game:
         first_dealer = int(self.batch.game_info[0, C.GI_FIRST_DEALER])
         while not self.at(C.TR_GAME_END):
             expect(self.peek() is not None, "trace ends without TR_GAME_END")
-            over = Hand(self, hand, (first_dealer + hand) % 2).run()
+            hand_class = PolishHand if self.polish else Hand
+            over = hand_class(self, hand, (first_dealer + hand) % 2).run()
             hand += 1
             if over:
                 break
@@ -604,6 +615,252 @@ class Hand:
         return {"info": info, "seat": seats}
 
 
+# --- Polish (open) bézique, R5 ----------------------------------------------------------------
+
+ALL_CARDS = frozenset(range(64))
+SEVEN_KINDS = (C.K_SEVEN_TURNUP, C.K_SEVEN_EXCHANGE, C.K_SEVEN_PLAYED)
+
+
+def is_open_card(card: int, trump: int) -> bool:
+    """R5.1: any A, K, Q, J and the ten of trumps go face up; 7, 8, 9 and plain tens do not."""
+    return rank(card) in (ACE, KING, QUEEN, JACK) or (rank(card) == TEN and suit(card) == trump)
+
+
+class PolishHand(Hand):
+    """A hand of Polish bézique (R5): deal, draws and tricks as in R2; after every trick (both
+    stages) the trick's scoring cards join the winner's open cards, its aces and tens score at
+    once, its seven of trumps is exchanged or scored, and every combination completed with the
+    open cards by a card new on this trick scores (a compound declaration). Only R1.9 rule 1
+    holds, per copy."""
+
+    def __init__(self, game: Game, number: int, dealer: int) -> None:
+        super().__init__(game, number, dealer)
+        self.open: list[list[int]] = [[], []]     # seat -> its open cards (R5.1)
+        self.new: list[int] = []                  # cards that joined them on this trick
+        self.taken_turnup = -1                    # the turn-up won by the exchange (R5.3)
+        self.declaring = [0, 0]                   # tricks with >= 1 combination scored
+        self.compounds = [0, 0]                   # tricks with >= 2 (R5.2)
+
+    def deal(self) -> None:
+        super().deal()
+        if rank(self.turnup) == SEVEN:            # it scored (R2.1): never again (R5.3)
+            self.hist.setdefault(self.turnup, set()).add("seven")
+
+    def after_play(self, t: int, seat: int, card: int, stage1: bool) -> None:
+        """Nothing scores on a play in Polish; an open card is never played (R5.1)."""
+        expect(card not in self.open[0] and card not in self.open[1],
+               "an open card was played (R5.1)", card)
+
+    # --- a trick ------------------------------------------------------------------------------
+    def trick(self, t: int, leader: int) -> int:
+        stage1 = t <= 24
+        cards = [self.play(t, leader, None, stage1), None]
+        cards[1] = self.play(t, 1 - leader, cards[0], stage1)   # R5.4 = R1.6 for two hands
+        w = (leader + trick_winner(cards[0], cards[1], self.trump)) % 2
+        row = self.g.take(C.TR_TRICK_WON, "trick won")
+        expect(row[1:8] == [self.n, t, w, cards[0], cards[1], -1, -1], "trick winner (R1.3)",
+               row, "expected winner", w)
+        self.won[w] += 1
+        self.winners[t] = w
+        self.brisques_and_last(t, w, cards)
+        self.new = []
+        self.open_cards(t, w, cards)
+        self.sevens(t, w, cards)
+        self.compound(t, w)
+        if stage1:
+            self.draws(t, w)
+        return w
+
+    def brisques_and_last(self, t: int, w: int, cards: list[int]) -> None:
+        """R5.3: aces and tens (plain tens too) score 10 each as the trick is won."""
+        brisques = 10 * sum(rank(c) in (ACE, TEN) for c in cards)
+        self.brisques[w] += brisques
+        if brisques:
+            self.event(t, w, C.K_BRISQUES, points=brisques)
+        mode = self.o["last_trick"]
+        if (t == 32 and mode in ("trick32", "both")) or (t == 24 and mode in ("trick24",
+                                                                              "both")):
+            self.event(t, w, C.K_LAST_TRICK)
+
+    def join(self, t: int, w: int) -> None:
+        row = self.g.take(C.TR_OPEN, "open card")
+        card = row[4]
+        expect(row[1:4] == [self.n, t, w], "a card joins the trick winner's open cards", row)
+        expect(all(card not in self.open[s] and card not in self.hands[s] for s in range(2)),
+               "an open card twice, or still in a hand (R5.1)", card)
+        self.open[w].append(card)
+        self.new.append(card)
+
+    def open_cards(self, t: int, w: int, cards: list[int]) -> None:
+        """R5.1: exactly the trick's A, K, Q, J and ten of trumps join the winner's open cards."""
+        joined = []
+        while self.g.at(C.TR_OPEN):
+            self.join(t, w)
+            joined.append(self.new[-1])
+        want = [c for c in cards if is_open_card(c, self.trump)]
+        expect(sorted(joined) == sorted(want), "open cards of the trick (R5.1)", joined, want)
+
+    def sevens(self, t: int, w: int, cards: list[int]) -> None:
+        """R5.3: each seven of trumps in the trick that never scored is exchanged for the
+        turn-up (while it lies there, is no seven and no exchange happened) or scores 10 as it
+        lies, for the trick's winner. A greedy winner always takes the exchange (10 > 0)."""
+        for c in cards:
+            if face(c) != self.trump * 8 + SEVEN or "seven" in self.hist.get(c, ()):
+                continue
+            self.hist.setdefault(c, set()).add("seven")
+            can = not self.exchanged and t <= 24 and rank(self.turnup) != SEVEN
+            if can and self.g.at(C.TR_EXCHANGE):
+                self.polish_exchange(t, w, c)
+                continue
+            expect(not (can and self.g.policies[w] == "greedy"),
+                   "greedy was not offered the seven's exchange (R5.3)", c, self.turnup)
+            self.event(t, w, C.K_SEVEN_PLAYED)
+
+    def polish_exchange(self, t: int, w: int, seven: int) -> None:
+        row = self.g.take(C.TR_EXCHANGE, "exchange")
+        old = self.turnup
+        expect(row[1:6] == [self.n, t, w, seven, old],
+               "the trick's seven exchanged for the turn-up by the trick winner (R5.3)", row)
+        self.exchanged = True
+        self.turnup = seven           # drawn by the loser of trick 24, played again
+        self.played.discard(seven)
+        self.taken_turnup = old
+        self.event(t, w, C.K_SEVEN_EXCHANGE)
+        if rank(old) in (ACE, TEN):   # won like a card of the trick (R5.3)
+            self.brisques[w] += 10
+            self.event(t, w, C.K_BRISQUES, points=10)
+        if is_open_card(old, self.trump):
+            expect(self.g.at(C.TR_OPEN), "the turn-up taken did not join the open cards", old)
+            self.join(t, w)
+            expect(self.new[-1] == old, "open card after the exchange is not the turn-up")
+        else:
+            expect(not self.g.at(C.TR_OPEN), "a 7/8/9 turn-up became an open card (R5.1)")
+
+    # --- compound declaration (R5.2) ----------------------------------------------------------
+    def banned(self, kind: int) -> set[str]:
+        """History tags that keep a copy out of ``kind``: R1.9 rule 1 (its own kind), plus the
+        options that bar growth from an earlier trick's declaration (R9)."""
+        out = {tag(kind)}
+        if kind == C.K_SEQUENCE and self.o["marriage_to_sequence"] == "false":
+            out.add("marriage")
+        if kind == C.K_DOUBLE_BEZIQUE and self.o["double_bezique"] == "all_at_once":
+            out.add("bezique")
+        return out
+
+    def free_open(self, w: int, kind: int, match) -> list[int]:
+        """The seat's open copies matching ``match`` that may still score in ``kind``."""
+        banned = self.banned(kind)
+        return [c for c in self.open[w] if match(c) and not banned & self.hist.get(c, set())]
+
+    def completed(self, w: int) -> list[tuple[int, int]]:
+        """(kind, extra) of every combination the new cards complete with w's open cards:
+        made of open cards only, at least one of them new, no copy reused in its kind (R1.9
+        rule 1; rules 2-4 do not apply; options as in ``banned``). One per kind, per suit for
+        marriages. The compound is judged whole: on the history before this trick."""
+        new = set(self.new)
+        out = []
+        if not new:
+            return out
+
+        def fresh(*groups):
+            return any(c in new for g in groups for c in g)
+
+        for s in range(4):
+            k = self.free_open(w, C.K_COMMON_MARRIAGE, lambda c, s=s: face(c) == s * 8 + KING)
+            q = self.free_open(w, C.K_COMMON_MARRIAGE, lambda c, s=s: face(c) == s * 8 + QUEEN)
+            if k and q and fresh(k, q):
+                royal = s == self.trump
+                out.append((C.K_ROYAL_MARRIAGE if royal else C.K_COMMON_MARRIAGE, s + 1))
+        seq = [self.free_open(w, C.K_SEQUENCE, lambda c, r=r: face(c) == self.trump * 8 + r)
+               for r in (ACE, TEN, KING, QUEEN, JACK)]
+        if all(seq) and fresh(*seq):
+            out.append((C.K_SEQUENCE, 0))
+        bq, bj = self.bezique_faces()
+        q1 = self.free_open(w, C.K_BEZIQUE, lambda c: face(c) == bq)
+        j1 = self.free_open(w, C.K_BEZIQUE, lambda c: face(c) == bj)
+        if q1 and j1 and fresh(q1, j1):
+            out.append((C.K_BEZIQUE, 0))
+        q2 = self.free_open(w, C.K_DOUBLE_BEZIQUE, lambda c: face(c) == bq)
+        j2 = self.free_open(w, C.K_DOUBLE_BEZIQUE, lambda c: face(c) == bj)
+        if len(q2) >= 2 and len(j2) >= 2 and fresh(q2, j2):
+            out.append((C.K_DOUBLE_BEZIQUE, 0))
+        for kind, r in FOURS.items():
+            four = self.free_open(w, kind, lambda c, r=r: rank(c) == r)
+            if len(four) >= 4 and fresh(four):
+                out.append((kind, 0))
+        return out
+
+    def compound(self, t: int, w: int) -> None:
+        want = self.completed(w)       # before this trick's declarations mark their copies
+        got: list[tuple[int, int]] = []
+        tags: list[tuple[int, list[int]]] = []
+        while self.g.at(C.TR_DECLARED_CARD):
+            cards, kinds = self.declared_cards(t, w)
+            row = self.g.peek()
+            expect(row is not None and row[0] == C.TR_EVENT, "declared cards without an event",
+                   row)
+            expect(row[3] == w, "only the trick winner declares (R5.2)", row)
+            kind, status, extra = row[4], row[5], row[6]
+            expect(kind in COMBOS and status == C.EV_SCORED, "a Polish declaration", row)
+            expect(all(k == kind for k in kinds), "declared cards of another kind", kinds, kind)
+            expect((kind, extra) not in got, "the same combination twice on one trick",
+                   kind, extra)
+            self.check_open_combination(w, kind, extra, cards)
+            self.event(t, w, kind, status, extra)
+            got.append((kind, extra))
+            tags.append((kind, cards))
+        for kind, cards in tags:        # the copies' history grows once the compound is whole
+            for c in cards:
+                self.hist.setdefault(c, set()).add(tag(kind))
+        expect(sorted(got) == sorted(want),
+               "the compound is not every combination the trick completes (R5.2)",
+               "declared", got, "completed", want, "open", sorted(self.open[w]),
+               "new", self.new)
+        if got:
+            self.declaring[w] += 1
+            if len(got) > 1:
+                self.compounds[w] += 1
+
+    def check_open_combination(self, w: int, kind: int, extra: int, cards: list[int]) -> None:
+        expect(len(set(cards)) == len(cards), "a copy used twice in one combination", cards)
+        expect(all(c in self.open[w] for c in cards),
+               "declared card not among the winner's open cards (R5.1, R5.2)", cards,
+               self.open[w])
+        self.check_shape(kind, extra, cards)
+        banned = self.banned(kind)
+        expect(all(not banned & self.hist.get(c, set()) for c in cards),
+               "a copy reused in its kind (R1.9.1) or against an option (R9)", kind, cards)
+        expect(any(c in self.new for c in cards),
+               "a declaration without a card new on this trick (R5.2)", kind, cards, self.new)
+
+    # --- end of hand ----------------------------------------------------------------------------
+    def end_of_hand(self) -> None:
+        expect(self.hands == [[], []], "cards left in hand after 32 tricks", self.hands)
+        expect(self.seen == ALL_CARDS, "every card dealt, turned up or drawn once")
+        taken = {self.taken_turnup} if self.exchanged else set()
+        expect(self.played == ALL_CARDS - taken,
+               "every card played, but the turn-up taken by the exchange (R5.3)")
+        expect(sum(self.brisques) == 160, "brisques sum to 160 (R1.4)", self.brisques)
+        expect(sum(self.points[s][C.K_BRISQUES] for s in range(2)) == 160,
+               "brisque events sum to 160 (R1.4, R5.3)")
+        sevens = sum(self.points[s][k] for s in range(2) for k in SEVEN_KINDS)
+        expect(sevens == 20, "each seven of trumps scores exactly once (R2.1, R5.3)", sevens)
+        want = sorted(c for c in range(64) if is_open_card(c, self.trump))
+        expect(sorted(self.open[0] + self.open[1]) == want,
+               "every A, K, Q, J and trump ten ends among the open cards (R5.1)")
+        last = [self.points[s][C.K_LAST_TRICK] for s in range(2)]
+        if self.o["last_trick"] == "trick32":
+            w32 = self.winners[32]
+            expect(last[w32] == 10 and last[1 - w32] == 0, "last trick to trick 32's winner")
+
+    def batch_rows(self) -> dict:
+        rows = super().batch_rows()
+        for s in range(2):
+            rows["seat"][s][C.HS_COMBINATIONS:C.HS_COMPOUNDS + 1] = [
+                self.combos[s], self.declaring[s], self.compounds[s]]
+        return rows
+
+
 def check_game(rules: Rules, policies: list[str], seed: int, game: int) -> int:
     """Play one game with its trace, check it; return the number of hands."""
     batch, trace = trace_one(rules, policies, seed, game)
@@ -697,6 +954,125 @@ def test_checker_rules_on_the_worked_examples():
     hand.hist = {c: {"double"} for c in (q_s, j_d, q_s2, j_d2)}
     with pytest.raises(Violation):                               # R1.9.2: single from double
         hand.check_reuse(C.K_BEZIQUE, [q_s, j_d])
+
+
+# --- Polish: option sets, the checker's own teeth, and a known engine bug ---------------------
+
+POLISH = PRESETS[1]
+POLISH_OPTION_SETS = [
+    {"stage2_duty": "follow_only", "last_trick": "both", "double_game": "points",
+     "target": 1500, "bezique_pair": "by_trump"},
+    {"marriage_to_sequence": "false", "double_bezique": "all_at_once", "last_trick": "trick24",
+     "double_game": "off"},
+]
+HANDS_PER_POLISH_OPTION_SET = 1000
+
+
+@pytest.mark.parametrize("options", POLISH_OPTION_SETS, ids=lambda o: ",".join(sorted(o)))
+def test_polish_conformance_with_options(options):
+    rules = Rules.make("polish", options)
+    _, hands = check_until(rules, ["greedy", "random"], 78, HANDS_PER_POLISH_OPTION_SET)
+    assert hands >= HANDS_PER_POLISH_OPTION_SET
+
+
+def _polish_trace_with_compound(seed: int = 5):
+    """A traced Polish game with a compound declaration, and the trace rows."""
+    for game in range(50):
+        batch, trace = trace_one(POLISH, ["greedy", "greedy"], seed, game)
+        rows = trace.tolist()
+        combos = Counter((r[1], r[2]) for r in rows
+                         if r[0] == C.TR_EVENT and r[4] in COMBOS)
+        if any(n >= 2 for n in combos.values()):
+            return batch, rows
+    raise AssertionError("no compound in 50 games")
+
+
+def test_checker_catches_a_broken_polish_trace():
+    """The Polish checker is not vacuous: a combination dropped from a compound (R5.2
+    completeness), an open card swapped for another (R5.1), a brisque scored to the loser
+    (R5.3), a seven's exchange turned into a seven scored where it lies while the greedy
+    winner could exchange (R5.3) and a combination's points off by 10 are each caught."""
+    batch, rows = _polish_trace_with_compound()
+    Game(POLISH, rows, batch, ("greedy", "greedy")).run()
+
+    def breaks(bad: list[list[int]]) -> None:
+        with pytest.raises(Violation):
+            Game(POLISH, bad, batch, ("greedy", "greedy")).run()
+
+    events = [i for i, r in enumerate(rows) if r[0] == C.TR_EVENT]
+    per_trick = Counter((rows[i][1], rows[i][2]) for i in events if rows[i][4] in COMBOS)
+    key = next(k for k, n in per_trick.items() if n >= 2)
+    last = max(i for i in events if (rows[i][1], rows[i][2]) == key and rows[i][4] in COMBOS)
+    first = last
+    while rows[first - 1][0] == C.TR_DECLARED_CARD:
+        first -= 1
+    breaks(rows[:first] + rows[last + 1:])                       # a part of the compound lost
+    bad = [list(r) for r in rows]
+    bad[last][7] += 10
+    breaks(bad)                                                  # wrong points
+    opened = next(i for i, r in enumerate(rows) if r[0] == C.TR_OPEN)
+    bad = [list(r) for r in rows]
+    bad[opened][4] = (bad[opened][4] + 1) % 64
+    breaks(bad)                                                  # another card opened
+    brisque = next(i for i in events if rows[i][4] == C.K_BRISQUES)
+    bad = [list(r) for r in rows]
+    bad[brisque][3] = 1 - bad[brisque][3]
+    breaks(bad)                                                  # brisque to the loser
+    exchanges = [i for i, r in enumerate(rows) if r[0] == C.TR_EXCHANGE]
+    if exchanges:                                                # greedy declines: caught
+        i = exchanges[0]
+        bad = [list(r) for r in rows]
+        bad[i + 1][4] = C.K_SEVEN_PLAYED
+        breaks(bad[:i] + bad[i + 1:])
+
+
+def _polish_hand(trump: int, open_cards: list[int], new: list[int],
+                 hist: dict[int, set[str]] | None = None, options: dict | None = None):
+    rules = Rules.make("polish", options or {})
+    hand = PolishHand(Game(rules, [], None), 0, 0)
+    hand.trump = trump
+    hand.open[0] = list(open_cards) + list(new)
+    hand.new = list(new)
+    hand.hist = hist or {}
+    return hand
+
+
+def test_polish_checker_on_the_worked_examples():
+    """The checker's own R5.2 completeness on RULES.md E1-E5 (card id = suit*8+rank, + 32 for
+    the second pack; trumps ♠ = 0)."""
+    a_s, t_s, k_s, q_s, j_s, seven_s = 0, 1, 2, 3, 4, 7
+    kings, queens = [10, 18, 26], [11, 19, 27]                   # K, Q of ♥ ♦ ♣
+    married = {c: {"marriage"} for c in kings + queens}
+
+    def points(hand):
+        return sum(POINTS[kind] for kind, _ in hand.completed(0))
+
+    e1 = _polish_hand(0, kings + queens + [a_s, t_s, j_s], [q_s, k_s], dict(married))
+    assert sorted(e1.completed(0)) == sorted([
+        (C.K_ROYAL_MARRIAGE, 1), (C.K_FOUR_KINGS, 0), (C.K_FOUR_QUEENS, 0),
+        (C.K_SEQUENCE, 0)])
+    assert points(e1) == 430                                     # E1
+    fours = dict(married) | {c: {"four"} for c in queens + [43]}  # + Q♥ of pack 1
+    e2 = _polish_hand(0, kings + queens + [43, a_s, t_s, j_s], [q_s, k_s], fours)
+    assert points(e2) == 370                                     # E2: no fifth-queen fours
+    opt = {"marriage_to_sequence": "false"}
+    assert points(_polish_hand(0, kings + queens + [a_s, t_s, j_s], [q_s, k_s],
+                               dict(married), opt)) == 430      # E1 at once: still 430
+    # E3: turn-up A♠; two open aces; the trick's A♥#1 and the exchanged-in A♠ are new
+    assert _polish_hand(0, [8, 16], [40, a_s]).completed(0) == [(C.K_FOUR_ACES, 0)]
+    assert _polish_hand(0, [], [40, a_s]).completed(0) == []     # E4: two open aces after
+    e5 = _polish_hand(0, [11, 19, 27], [12])                     # E5: J♥ won, Q♠ in hand
+    e5.hands[0] = [q_s]
+    assert e5.completed(0) == []
+    assert not is_open_card(seven_s, 0) and is_open_card(t_s, 0) and not is_open_card(9, 0)
+
+
+def test_polish_hand_info_records_trick24_winner():
+    """hand_info[HI_WINNER_TRICK24] is the winner of trick 24 (R2.2, R8) in Polish too."""
+    batch, trace = trace_one(POLISH, ["random", "random"], 3, 0)
+    won = {(r[1], r[2]): r[3] for r in trace.tolist() if r[0] == C.TR_TRICK_WON}
+    for h in range(int(batch.game_info[0, C.GI_HANDS])):
+        assert batch.hand_info[0, h, C.HI_WINNER_TRICK24] == won[(h, 24)]
 
 
 # --- determinism of the real engine --------------------------------------------------

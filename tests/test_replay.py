@@ -123,3 +123,107 @@ def test_trace_one_reproduces_the_batch_rows(policies):
         np.testing.assert_array_equal(one.events[0, :events], batch.events[i, :events])
         ends = trace[trace[:, 0] == C.TR_HAND_END]
         assert ends[:, 2:4].tolist() == batch.hand_seat[i, :hands, :, C.HS_SCORE_AFTER].tolist()
+
+
+# --- Polish (R5): open cards, the seven of the trick, compounds on one line --------------------
+
+POLISH = Rules.make("polish")
+POLISH_CASES = [(["random", "random"], 3, 0), (["greedy", "greedy"], 11, 4),
+                (["random", "greedy"], 2024, 17)]
+TRICK_LINE = re.compile(r"^\s+trick\s+(\d+): ")
+COMPOUND = re.compile(r"^\s+seat (\d) declares (.+) = (\d+)$")
+OPEN_LINE = re.compile(r"^\s+open cards seat (\d): (.+) \(new: (.+)\)$")
+COMBINATION_KINDS = set(range(C.K_FOUR_JACKS + 1))
+
+
+def _walk(text: str):
+    """(hand, trick, line) of every line after the first trick line of hand 0."""
+    hand, trick = -1, 0
+    for line in text.splitlines():
+        if line.startswith("Hand "):
+            hand, trick = int(line.split()[1]), 0
+        elif m := TRICK_LINE.match(line):
+            trick = int(m.group(1))
+        yield hand, trick, line
+
+
+@pytest.mark.parametrize(("policies", "seed", "game"), POLISH_CASES)
+def test_polish_transcript_totals_equal_the_batch(policies, seed, game):
+    """Per hand, the '+points' lines and the compound totals of each seat add up to its hand
+    points and score; the last line is the batch's result."""
+    text = transcript(POLISH, policies, seed, game)
+    batch = run_games(POLISH, policies, seed, game, 1)
+    info = batch.game_info[0]
+    lines = text.splitlines()
+    assert lines[0] == header(POLISH, policies, seed, game)
+    winner = int(info[C.GI_WINNER])
+    scores = [int(info[C.GI_SCORE]), int(info[C.GI_SCORE + 1])]
+    assert lines[-1].startswith(f"Game over after {int(info[C.GI_HANDS])} hands: seat {winner} "
+                                f"wins {scores[winner]} to {scores[1 - winner]}")
+    hand, sums = 0, [0, 0]
+    for line in lines:
+        if m := POINTS.match(line):
+            sums[int(m.group(1))] += int(m.group(2))
+        elif m := COMPOUND.match(line):
+            sums[int(m.group(1))] += int(m.group(3))
+        elif m := HAND_LINE.match(line):
+            rows = batch.hand_seat[0, hand]
+            assert [int(m.group(1)), int(m.group(2))] == sums == [
+                int(rows[s, C.HS_POINTS]) for s in range(2)]
+            assert [int(m.group(3)), int(m.group(4))] == [
+                int(rows[s, C.HS_SCORE_AFTER]) for s in range(2)]
+            hand, sums = hand + 1, [0, 0]
+    assert hand == int(info[C.GI_HANDS])
+    assert len([x for x in lines if TRICK_LINE.match(x)]) == 32 * hand
+
+
+@pytest.mark.parametrize(("policies", "seed", "game"), POLISH_CASES)
+def test_polish_compound_line_is_the_tricks_combination_events(policies, seed, game):
+    """A compound is ONE line naming each combination with its points; its total is the sum
+    of that trick's combination events, and every trick with two or more has such a line."""
+    text = transcript(POLISH, policies, seed, game)
+    _, trace = trace_one(POLISH, policies, seed, game)
+    combos: dict[tuple[int, int], list[tuple]] = {}
+    for r in trace.tolist():
+        if r[0] == C.TR_EVENT and r[4] in COMBINATION_KINDS:
+            combos.setdefault((r[1], r[2]), []).append(r)
+    seen = set()
+    for hand, trick, line in _walk(text):
+        if m := COMPOUND.match(line):
+            events = combos[(hand, trick)]
+            assert len(events) >= 2
+            assert int(m.group(3)) == sum(r[7] for r in events)
+            assert all(int(m.group(1)) == r[3] for r in events)
+            parts = m.group(2).split(" + ")
+            assert [int(p.rsplit(" ", 1)[1]) for p in parts] == [r[7] for r in events]
+            seen.add((hand, trick))
+    compounds = {k for k, v in combos.items() if len(v) >= 2}
+    assert seen == compounds
+    assert compounds or policies != ["greedy", "greedy"]
+
+
+@pytest.mark.parametrize(("policies", "seed", "game"), POLISH_CASES[:2])
+def test_polish_open_cards_and_sevens_are_shown(policies, seed, game):
+    """After each trick the winner's open cards are listed, the new ones named (R5.1); every
+    exchange of the trick's seven and every seven scored as it lies has its line (R5.3)."""
+    text = transcript(POLISH, policies, seed, game)
+    _, trace = trace_one(POLISH, policies, seed, game)
+    rows = trace.tolist()
+    joined: dict[tuple[int, int], list[int]] = {}
+    for r in rows:
+        if r[0] == C.TR_OPEN:
+            joined.setdefault((r[1], r[2]), []).append(r[4])
+    opened, open_cards = {}, {}
+    for hand, trick, line in _walk(text):
+        if m := OPEN_LINE.match(line):
+            opened[(hand, trick)] = m.group(3)
+            open_cards[(hand, int(m.group(1)))] = m.group(2)
+    assert opened == {k: cards_text(v) for k, v in joined.items()}
+    for (hand, seat), listed in open_cards.items():    # the last line holds them all
+        cards = [r[4] for r in rows if r[0] == C.TR_OPEN and r[1] == hand and r[3] == seat]
+        assert listed == cards_text(cards)
+    n_exchanges = sum(r[0] == C.TR_EXCHANGE for r in rows)
+    n_played = sum(r[0] == C.TR_EVENT and r[4] == C.K_SEVEN_PLAYED for r in rows)
+    assert text.count("exchanges the trick's 7") == n_exchanges
+    assert text.count("wins the seven of trumps 7") == n_played
+    assert n_exchanges + n_played > 0

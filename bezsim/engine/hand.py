@@ -322,6 +322,8 @@ def play_hand(params, S, rng, pol_ids, pol_params, hand_no, dealer):
             card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_PLAY, seat, n)]
             play_card(params, S, seat, card, hand_no, t, n)
         winner = finish_trick(params, S, leader, hand_no, t, n_tricks, stage1_tricks)
+        if t == stage1_tricks:
+            winner_stage1 = winner
         if params[PR_OPEN_CARDS]:
             open_cards_trick(params, S, rng, pol_ids, pol_params, winner, hand_no, t)
             if stage == 1:
@@ -332,7 +334,6 @@ def play_hand(params, S, rng, pol_ids, pol_params, hand_no, dealer):
                 declare_phase(params, S, rng, pol_ids, pol_params, winner, hand_no, t,
                               t < stage1_tricks)
             if t == stage1_tricks:
-                winner_stage1 = winner
                 for p in range(players):
                     pending_flush(S, p, hand_no, t)
             for k in range(players):
