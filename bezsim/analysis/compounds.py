@@ -52,6 +52,7 @@ def compound_stats(run_dir: str | Path) -> dict[str, Any]:
         "compounds_per_hand": mean_ci(counts),
         "hands_with_a_compound": wilson(int(per_hand.size), n_hands),
         "declarations_per_hand": (len(decl) / n_hands,),
+        "size_count": {int(size): int(k) for size, k in sizes.items()},
         "size_share": {int(size): wilson(int(k), len(compounds)) for size, k in sizes.items()},
         "compound_points": mean_ci(compounds["points"].to_numpy()),
         "declaration_points": mean_ci(decl["points"].to_numpy()),
@@ -73,6 +74,6 @@ def format_stats(stats: dict[str, Any]) -> str:
         "compound size (share of compounds):",
     ]
     for size, share in stats["size_share"].items():
-        lines.append(f"  {size} combinations: {ci(share)}")
+        lines.append(f"  {size} combinations: {ci(share)}  ({stats['size_count'][size]:,})")
     lines.append("(95% intervals: Wilson for shares, normal for means)")
     return "\n".join(lines)
