@@ -148,10 +148,10 @@ def _declarations_table(batch: GameBatch) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=declarations_schema())
 
 
-COMBINATION_KINDS = np.array([C.K_COMMON_MARRIAGE, C.K_ROYAL_MARRIAGE, C.K_SEQUENCE,
-                              C.K_PLAIN_SEQUENCE, C.K_BEZIQUE, C.K_DOUBLE_BEZIQUE,
-                              C.K_TRIPLE_BEZIQUE, C.K_QUADRUPLE_BEZIQUE, C.K_FOUR_ACES,
-                              C.K_FOUR_KINGS, C.K_FOUR_QUEENS, C.K_FOUR_JACKS])
+_IS_COMBINATION = np.zeros(256, dtype=bool)
+_IS_COMBINATION[[C.K_COMMON_MARRIAGE, C.K_ROYAL_MARRIAGE, C.K_SEQUENCE, C.K_PLAIN_SEQUENCE,
+                 C.K_BEZIQUE, C.K_DOUBLE_BEZIQUE, C.K_TRIPLE_BEZIQUE, C.K_QUADRUPLE_BEZIQUE,
+                 C.K_FOUR_ACES, C.K_FOUR_KINGS, C.K_FOUR_QUEENS, C.K_FOUR_JACKS]] = True
 
 
 def _compounds(game_idx: np.ndarray, ev: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -161,16 +161,18 @@ def _compounds(game_idx: np.ndarray, ev: dict[str, np.ndarray]) -> tuple[np.ndar
     n = game_idx.size
     ids = np.full(n, -1, dtype=np.int64)
     sizes = np.full(n, -1, dtype=np.int64)
-    combo = np.isin(ev["kind"], COMBINATION_KINDS) & (ev["status"] != C.EV_LOST)
+    combo = _IS_COMBINATION[ev["kind"].astype(np.int64) & 0xFF] & (ev["status"] != C.EV_LOST)
     rows = np.flatnonzero(combo)
     if rows.size == 0:
         return ids, sizes
-    key = np.stack([game_idx[rows], ev["hand"][rows], ev["trick"][rows], ev["seat"][rows]])
+    game = game_idx[rows].astype(np.int64)
+    key = ((game << 32) | (ev["hand"][rows].astype(np.int64) << 16)
+           | (ev["trick"][rows].astype(np.int64) << 4) | ev["seat"][rows].astype(np.int64))
     starts = np.ones(rows.size, dtype=bool)
-    starts[1:] = np.any(key[:, 1:] != key[:, :-1], axis=0)
+    starts[1:] = key[1:] != key[:-1]
     group = np.cumsum(starts) - 1                          # global group number
     game_first = np.ones(rows.size, dtype=bool)
-    game_first[1:] = key[0, 1:] != key[0, :-1]
+    game_first[1:] = game[1:] != game[:-1]
     first_group_of_game = np.maximum.accumulate(np.where(game_first, group, 0))
     ids[rows] = group - first_group_of_game
     sizes[rows] = np.bincount(group)[group]
