@@ -29,25 +29,34 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "declare_after_last_stock_trick": ("true", "false"),
     "marriage_to_sequence": ("true", "false"),
     "bezique_pair": ("fixed", "by_trump"),
+    "rubicon_reuse": ("later_class", "any_class"),
+    "carte_blanche_repeats": ("true", "false"),
+    "rubicon_brisque_bonus": ("300", "320"),
 }
 # a game of the largest target still fits the engine's 255-hand event numbering
 _INT_OPTIONS = {"target": (1, 10_000)}
 
 # Options of R9 that belong to other variants: named so the error can say why.
 _OTHER_VARIANT_OPTIONS = {
-    "rubicon_reuse": "rubicon",
-    "carte_blanche_repeats": "rubicon",
-    "rubicon_brisque_bonus": "rubicon",
     "partnership_stage2": "four-handed partnership",
 }
+_RUBICON_OPTIONS = ("rubicon_reuse", "carte_blanche_repeats", "rubicon_brisque_bonus")
 
-_PLANNED_VARIANTS = ("rubicon", "three_handed", "four_handed", "four_partners", "chinese")
+_PLANNED_VARIANTS = ("three_handed", "four_handed", "four_partners", "chinese")
 
-_ORDINARY_DEFAULTS = {name: values[0] for name, values in _CHOICES.items()} | {"target": 1000}
+_ORDINARY_DEFAULTS = {name: values[0] for name, values in _CHOICES.items()
+                      if name not in _RUBICON_OPTIONS} | {"target": 1000}
+_RUBICON_POINTS = tuple(50 if k == C.K_LAST_TRICK else p for k, p in enumerate(C.ORDINARY_POINTS))
 
 # A preset: the options a user may set (with defaults) and the values fixed by the variant.
+# engine settings a preset fixes (params names without PR_); defaults are the ordinary game's
+_ORDINARY_ENGINE = {"VARIANT": C.VARIANT_ORDINARY, "PACKS": 2, "HAND_SIZE": 8,
+                    "DEAL": (3, 2, 3), "TURNUP": 1, "BEZ_LEVELS": 2,
+                    "POINTS": C.ORDINARY_POINTS}
+
 _PRESETS: dict[str, dict[str, Any]] = {
-    "ordinary": {"options": _ORDINARY_DEFAULTS, "fixed": {}, "open_cards": False},
+    "ordinary": {"options": _ORDINARY_DEFAULTS, "fixed": {}, "open_cards": False,
+                 "engine": _ORDINARY_ENGINE},
     # R5: aces and tens score when won, declaring follows every trick, the seven is the
     # trick winner's (R5.3), so those ordinary options are fixed here
     "polish": {
@@ -58,6 +67,23 @@ _PRESETS: dict[str, dict[str, Any]] = {
                   "seven_exchange_is_declaration": "false",
                   "declare_after_last_stock_trick": "false"},
         "open_cards": True,
+        "engine": _ORDINARY_ENGINE | {"VARIANT": C.VARIANT_POLISH, "OPEN_CARDS": 1},
+    },
+    # R6: four packs, nine cards, no turn-up, trumps by the first marriage, one hand a game
+    "rubicon": {
+        "options": {"stage2_duty": "follow_and_win", "marriage_to_sequence": "false",
+                    "double_bezique": "add_pair_allowed", "rubicon_reuse": "later_class",
+                    "carte_blanche_repeats": "true", "rubicon_brisque_bonus": "300"},
+        "fixed": {"last_trick": "trick32", "seven_scores_when": "declared",
+                  "seven_exchange_is_declaration": "false", "brisques_when": "end_of_hand",
+                  "double_game": "off", "declare_after_last_stock_trick": "true",
+                  "bezique_pair": "fixed", "target": 1},
+        "open_cards": False,
+        "engine": _ORDINARY_ENGINE | {
+            "VARIANT": C.VARIANT_RUBICON, "PACKS": 4, "HAND_SIZE": 9, "DEAL": (3, 3, 3),
+            "TURNUP": 0, "BEZ_LEVELS": 4, "TRUMP_BY_MARRIAGE": 1, "NO_SEVEN": 1,
+            "PLAIN_SEQUENCE": 1, "CARTE_BLANCHE": 1, "BRISQUES_ASIDE": 1, "ONE_HAND_GAME": 1,
+            "POINTS": _RUBICON_POINTS},
     },
 }
 
@@ -101,6 +127,9 @@ class Rules:
         preset = _PRESETS[variant]
         merged = dict(preset["options"])
         for name, value in (options or {}).items():
+            if name in _RUBICON_OPTIONS and name not in preset["options"]:
+                raise RulesError(f"option {name} applies to rubicon bézique, not to variant "
+                                 f"{variant!r}")
             if name in _OTHER_VARIANT_OPTIONS:
                 raise RulesError(f"option {name} applies to {_OTHER_VARIANT_OPTIONS[name]} "
                                  f"bézique, not to variant {variant!r}")
@@ -130,10 +159,17 @@ class Rules:
 
     @property
     def packs(self) -> int:
-        return 2
+        return int(_PRESETS[self.variant]["engine"]["PACKS"])
+
+    @property
+    def hand_size(self) -> int:
+        return int(_PRESETS[self.variant]["engine"]["HAND_SIZE"])
 
     def hand_cap(self) -> int:
-        """Most hands a game can last: every hand gives at least 160 brisques + 10 last trick."""
+        """Most hands a game can last: every hand gives at least 160 brisques + 10 last trick
+        (a Rubicon game is one hand)."""
+        if _PRESETS[self.variant]["engine"].get("ONE_HAND_GAME"):
+            return 1
         min_per_hand = 170
         return (self.players * self.options["target"]) // min_per_hand + 3
 
@@ -147,13 +183,14 @@ class Rules:
         preset = _PRESETS[self.variant]
         o = self.options | preset["fixed"]
         p = np.zeros(C.PARAMS_SIZE, dtype=np.int64)
-        p[C.PR_VARIANT] = C.VARIANT_POLISH if preset["open_cards"] else C.VARIANT_ORDINARY
-        p[C.PR_OPEN_CARDS] = preset["open_cards"]
+        for name, value in preset["engine"].items():
+            if name == "DEAL":
+                p[C.PR_DEAL_B1], p[C.PR_DEAL_B2], p[C.PR_DEAL_B3] = value
+            elif name == "POINTS":
+                p[C.PR_POINTS:C.PR_POINTS + C.N_KINDS] = value
+            else:
+                p[getattr(C, "PR_" + name)] = value
         p[C.PR_PLAYERS] = 2
-        p[C.PR_PACKS] = 2
-        p[C.PR_HAND_SIZE] = 8
-        p[C.PR_DEAL_B1], p[C.PR_DEAL_B2], p[C.PR_DEAL_B3] = 3, 2, 3
-        p[C.PR_TURNUP] = 1
         p[C.PR_TARGET] = o["target"]
         p[C.PR_STAGE2_DUTY] = _CHOICES["stage2_duty"].index(o["stage2_duty"])
         p[C.PR_LAST_TRICK] = _CHOICES["last_trick"].index(o["last_trick"])
@@ -167,7 +204,11 @@ class Rules:
         p[C.PR_BEZ_PAIR] = _CHOICES["bezique_pair"].index(o["bezique_pair"])
         p[C.PR_BRISQUE_VALUE] = 10
         p[C.PR_HAND_CAP] = self.hand_cap()
-        p[C.PR_POINTS:C.PR_POINTS + C.N_KINDS] = C.ORDINARY_POINTS
+        if "rubicon_reuse" in o:
+            p[C.PR_REUSE] = (C.REUSE_LATER_CLASS if o["rubicon_reuse"] == "later_class"
+                             else C.REUSE_ANY_CLASS)
+            p[C.PR_CB_REPEATS] = o["carte_blanche_repeats"] == "true"
+            p[C.PR_BRISQUE_BONUS] = int(o["rubicon_brisque_bonus"])
         return p
 
 

@@ -611,7 +611,7 @@ class Hand:
         for s in range(2):
             kinds = [self.points[s][k] for k in range(C.N_KINDS)]
             seats.append([sum(kinds), self.g.scores[s], self.won[s], self.combos[s],
-                          self.combos[s], 0, *kinds])
+                          self.combos[s], 0, self.points[s][C.K_BRISQUES], 0, *kinds])
         return {"info": info, "seat": seats}
 
 
@@ -1127,7 +1127,7 @@ def test_runs_identical_across_shards_and_threads(tmp_path):
 # README, "Tables": the hands table
 DOCUMENTED_HAND_COLUMNS = ["game_id", "hand", "seat", "policy", "dealer", "trump", "turnup",
                            "points", "score_after", "tricks_won", "combinations",
-                           "declaring_tricks", "compounds"]
+                           "declaring_tricks", "compounds", "brisques", "carte_blanches"]
 DOCUMENTED_KIND_COLUMNS = [
     "pts_common_marriage", "pts_royal_marriage", "pts_sequence", "pts_bezique",
     "pts_double_bezique", "pts_four_aces", "pts_four_kings", "pts_four_queens",

@@ -35,7 +35,8 @@ def _kinds(**points: int) -> np.ndarray:
 def _seat(kinds: np.ndarray, score_after: int, tricks: int,
           declared: tuple[int, int, int] = (0, 0, 0)) -> np.ndarray:
     """A hand_seat row; ``declared`` is (combinations, declaring tricks, compounds)."""
-    return np.concatenate([[kinds.sum(), score_after, tricks, *declared],
+    brisques = kinds[C.K_BRISQUES]
+    return np.concatenate([[kinds.sum(), score_after, tricks, *declared, brisques, 0],
                            kinds]).astype(np.int32)
 
 
@@ -93,9 +94,12 @@ def test_hands_schema_types():
 def test_games_and_declarations_schema_types():
     games = games_schema(2)
     assert games.names == ["game_id", "first_dealer", "hands", "winner", "score_0", "score_1",
-                           "double_game", "stake", "policy_0", "policy_1"]
+                           "double_game", "stake", "rubicon", "rounded_0", "rounded_1",
+                           "brisques_0", "brisques_1", "policy_0", "policy_1"]
     assert [f.type for f in games] == [pa.int64(), pa.int8(), pa.int16(), pa.int8(), pa.int32(),
-                                       pa.int32(), pa.bool_(), pa.int32(), DICT8, DICT8]
+                                       pa.int32(), pa.bool_(), pa.int32(), pa.bool_(),
+                                       pa.int32(), pa.int32(), pa.int32(), pa.int32(),
+                                       DICT8, DICT8]
     decl = declarations_schema()
     assert decl.names == ["game_id", "hand", "trick", "seat", "kind", "points", "status", "suit",
                           "compound_id", "compound_size"]
@@ -130,7 +134,9 @@ def test_tables_have_exact_values():
     assert games.to_dict("list") == {
         "game_id": [40, 41], "first_dealer": [1, 0], "hands": [2, 1], "winner": [0, 0],
         "score_0": [210, 190], "score_1": [190, 80], "double_game": [False, True],
-        "stake": [1, 2], "policy_0": ["random", "random"], "policy_1": ["greedy", "greedy"]}
+        "stake": [1, 2], "rubicon": [False, False], "rounded_0": [0, 0], "rounded_1": [0, 0],
+        "brisques_0": [0, 0], "brisques_1": [0, 0],
+        "policy_0": ["random", "random"], "policy_1": ["greedy", "greedy"]}
 
     decl = tables["declarations"].to_pandas().astype(object)
     decl = decl.where(decl.notna(), None)

@@ -120,11 +120,28 @@ PR_BEZ_PAIR = 18
 PR_BRISQUE_VALUE = 19
 PR_HAND_CAP = 20
 PR_OPEN_CARDS = 21      # 1: Polish open cards and compound declarations (R5)
-PR_POINTS = 24         # + kind: points of that kind
+PR_TRUMP_BY_MARRIAGE = 22  # 1: no turn-up; the first marriage or sequence fixes trumps (R6.2)
+PR_NO_SEVEN = 23        # 1: the seven of trumps scores nothing (R6.3)
+PR_PLAIN_SEQUENCE = 24  # 1: sequences in plain suits score (R6.3)
+PR_CARTE_BLANCHE = 25   # 1: carte blanche scores (R6.4)
+PR_CB_REPEATS = 26      # 1: carte blanche again after each draw without a court card
+PR_BRISQUES_ASIDE = 27  # 1: brisques are counted aside, not scored (R6.7)
+PR_REUSE = 28           # REUSE_*: which R1.9 / R6.6 reuse rules hold
+PR_ONE_HAND_GAME = 29   # 1: a hand is a game, settled by R6.8
+PR_BRISQUE_BONUS = 30   # the rubicon's brisque bonus (R6.8)
+PR_BEZ_LEVELS = 31      # highest bezique: 2 double, 3 triple, 4 quadruple
+PR_POINTS = 40         # + kind: points of that kind
 PARAMS_SIZE = PR_POINTS + N_KINDS
 
 VARIANT_ORDINARY = 0
 VARIANT_POLISH = 1
+VARIANT_RUBICON = 2
+NO_TRUMP = -1            # SC_TRUMP before the first marriage fixes trumps (R6.2)
+REUSE_ORDINARY = 0       # R1.9 (Polish: rule 1 only, through PR_OPEN_CARDS)
+REUSE_LATER_CLASS = 1    # R6.6: same class upward or a later class; re-forming
+REUSE_ANY_CLASS = 2      # R6.6 option any_class
+H_EVER_SHIFT = 8         # Rubicon: bits << 8 record every kind a copy ever scored in; the
+                         # low bits then mean "part of an intact declared combination"
 
 # option values
 DUTY_FOLLOW_AND_WIN = 0
@@ -152,7 +169,9 @@ HS_TRICKS_WON = 2
 HS_COMBINATIONS = 3    # combinations scored this hand
 HS_DECLARING_TRICKS = 4  # tricks won on which at least one combination scored
 HS_COMPOUNDS = 5       # tricks won on which two or more combinations scored (R5.2)
-HS_KIND = 6            # + kind: points of that kind this hand
+HS_BRISQUES = 6        # brisque points taken in tricks (scored or, in Rubicon, aside)
+HS_CARTE_BLANCHES = 7  # carte blanche shown this hand (R6.4)
+HS_KIND = 8            # + kind: points of that kind this hand
 HS_SIZE = HS_KIND + N_KINDS
 # hand_info[g, h, :]
 HI_DEALER = 0
@@ -169,8 +188,11 @@ GI_DOUBLE = 3
 GI_STAKE = 4
 GI_OVERFLOW = 5        # 1: the game needed more hand or event rows than given; rerun wider
 GI_N_EVENTS = 6
-GI_SCORE = 8           # + seat: final score
-GI_SIZE = 12
+GI_RUBICON = 7         # 1: the loser was rubiconed (R6.8)
+GI_SCORE = 8           # + seat: final score (Rubicon: points of the hand)
+GI_ROUNDED = 12        # + seat: Rubicon: points rounded down to 100 (else = score)
+GI_BRISQUES = 16       # + seat: brisque points taken over the game
+GI_SIZE = 20
 
 # events[g, i] packs one scoring event into an int64 (see pack_event)
 EV_SCORED = 0          # scored when declared

@@ -11,11 +11,14 @@ from bezsim.engine.constants import (
     DOUBLE_GAME_GAME,
     DOUBLE_GAME_OFF,
     DOUBLE_GAME_POINTS,
+    GI_BRISQUES,
     GI_DOUBLE,
     GI_FIRST_DEALER,
     GI_HANDS,
     GI_N_EVENTS,
     GI_OVERFLOW,
+    GI_ROUNDED,
+    GI_RUBICON,
     GI_SCORE,
     GI_STAKE,
     GI_WINNER,
@@ -24,6 +27,8 @@ from bezsim.engine.constants import (
     HI_TURNUP,
     HI_WINNER_LAST,
     HI_WINNER_TRICK24,
+    HS_BRISQUES,
+    HS_CARTE_BLANCHES,
     HS_COMBINATIONS,
     HS_COMPOUNDS,
     HS_DECLARING_TRICKS,
@@ -31,10 +36,14 @@ from bezsim.engine.constants import (
     HS_POINTS,
     HS_SCORE_AFTER,
     HS_TRICKS_WON,
+    K_CARTE_BLANCHE,
     N_KINDS,
+    PR_BRISQUE_BONUS,
     PR_DOUBLE_GAME,
     PR_HAND_SIZE,
+    PR_ONE_HAND_GAME,
     PR_PLAYERS,
+    PR_POINTS,
     PR_TARGET,
     SC_HAND_POINTS,
     SC_SCORE,
@@ -44,8 +53,10 @@ from bezsim.engine.constants import (
 )
 from bezsim.engine.hand import play_hand
 from bezsim.engine.rng import PURPOSE_DEAL, PURPOSE_GAME, PURPOSE_POLICY, below, seed_stream
+from bezsim.engine.settlement import settle
 from bezsim.engine.state import (
     CTR_FAULT,
+    O_BRISQ_TAKEN,
     O_DSTATS,
     O_HPTS,
     O_SC,
@@ -93,6 +104,9 @@ def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
         row[HS_COMBINATIONS] = S[O_DSTATS + p * 3]
         row[HS_DECLARING_TRICKS] = S[O_DSTATS + p * 3 + 1]
         row[HS_COMPOUNDS] = S[O_DSTATS + p * 3 + 2]
+        row[HS_BRISQUES] = S[O_BRISQ_TAKEN + p]
+        row[HS_CARTE_BLANCHES] = S[O_HPTS + p * N_KINDS + K_CARTE_BLANCHE] // max(
+            1, params[PR_POINTS + K_CARTE_BLANCHE])
         for k in range(N_KINDS):
             row[HS_KIND + k] = S[O_HPTS + p * N_KINDS + k]
 
@@ -113,6 +127,8 @@ def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, gam
     dealer = first_dealer
     h = 0
     winner = -1
+    for p in range(players):
+        game_info[GI_BRISQUES + p] = 0
     while winner < 0:
         if h >= hand_cap:
             S[CTR_FAULT] = 1
@@ -120,15 +136,28 @@ def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, gam
         seed_stream(rng[0], seed, game, PURPOSE_DEAL, h)
         w24, w_last = play_hand(params, S, rng, pol_ids, pol_params, h, dealer)
         record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
+        for p in range(players):
+            game_info[GI_BRISQUES + p] += S[O_BRISQ_TAKEN + p]
         if trace_on(S):
             trace_add(S, TR_HAND_END, h, scores[0], scores[1], S[O_SC + SC_HAND_POINTS],
                       S[O_SC + SC_HAND_POINTS + 1], 0, 0)
         h += 1
+        if params[PR_ONE_HAND_GAME]:
+            break
         winner = game_over(scores, players, target)
         dealer = (dealer + 1) % players
     double = 0
     stake = 1
-    if winner >= 0:
+    for p in range(players):
+        game_info[GI_ROUNDED + p] = scores[p]
+    if params[PR_ONE_HAND_GAME]:
+        winner, r0, r1, rubicon, stake = settle(scores[0], scores[1], game_info[GI_BRISQUES],
+                                                game_info[GI_BRISQUES + 1],
+                                                params[PR_BRISQUE_BONUS])
+        game_info[GI_ROUNDED] = r0
+        game_info[GI_ROUNDED + 1] = r1
+        game_info[GI_RUBICON] = rubicon
+    elif winner >= 0:
         second = -1
         for p in range(players):
             if p != winner and (second < 0 or scores[p] > scores[second]):

@@ -12,12 +12,15 @@ from bezsim.engine.constants import (
     EV_SCORED,
     EV_SCORED_PENDING,
     H_SEVEN,
+    JACK,
     K_BRISQUES,
+    K_CARTE_BLANCHE,
     K_LAST_TRICK,
     K_SEVEN_DECLARE,
     K_SEVEN_EXCHANGE,
     K_SEVEN_PLAYED,
     K_SEVEN_TURNUP,
+    KING,
     LAST_BOTH,
     LAST_TRICK24,
     LAST_TRICK32,
@@ -25,10 +28,15 @@ from bezsim.engine.constants import (
     LOC_STOCK,
     LOC_TRICK,
     LOC_TURNUP,
+    MAX_HAND,
     N_KINDS,
     NO_CARD,
+    NO_TRUMP,
     PR_BRISQUE_VALUE,
+    PR_BRISQUES_ASIDE,
     PR_BRISQUES_WHEN,
+    PR_CARTE_BLANCHE,
+    PR_CB_REPEATS,
     PR_DEAL_B1,
     PR_DEAL_B2,
     PR_DEAL_B3,
@@ -42,6 +50,8 @@ from bezsim.engine.constants import (
     PR_SEVEN_IS_DECL,
     PR_SEVEN_WHEN,
     PR_STAGE2_DUTY,
+    PR_TURNUP,
+    QUEEN,
     SC_DEALER,
     SC_EXCHANGED,
     SC_HAND,
@@ -77,6 +87,7 @@ from bezsim.engine.melds import (
     pending_index,
     pending_on_play,
     pending_remove,
+    release_instances,
     score_combination,
     score_seven,
     set_roles,
@@ -84,15 +95,20 @@ from bezsim.engine.melds import (
 from bezsim.engine.open_cards import open_cards_trick
 from bezsim.engine.rng import below
 from bezsim.engine.state import (
+    CNT_WIDTH,
     CTR_STOCK_POS,
     N_MAX,
     O_ACTS,
     O_APTS,
     O_BRISQ,
+    O_BRISQ_TAKEN,
+    O_CB,
     O_DSTATS,
     O_HAND_N,
+    O_HANDS,
     O_HIST,
     O_HPTS,
+    O_INST_N,
     O_LOC,
     O_MARK,
     O_OPEN_CNT,
@@ -130,8 +146,11 @@ def reset_hand(params, S):
         S[O_OPEN_N + p] = 0
         for k in range(3):
             S[O_DSTATS + p * 3 + k] = 0
-        for k in range(32):
-            S[O_OPEN_CNT + p * 32 + k] = 0
+        for k in range(CNT_WIDTH):
+            S[O_OPEN_CNT + p * CNT_WIDTH + k] = 0
+        S[O_CB + p] = 0
+        S[O_BRISQ_TAKEN + p] = 0
+        S[O_INST_N + p] = 0
         S[O_PEND_N + p] = 0
         S[O_WON + p] = 0
         S[O_BRISQ + p] = 0
@@ -164,12 +183,17 @@ def deal(params, S, rng, hand_no, dealer):
                 if trace_on(S):
                     trace_add(S, TR_DEAL, hand_no, seat, card, 0, 0, 0, 0)
                 pos += 1
-    turnup = S[O_STOCK + pos]
-    pos += 1
-    S[O_LOC + turnup] = LOC_TURNUP
-    reveal_all(S, players, turnup, V_TURNUP)
-    S[O_SC + SC_TURNUP] = turnup
-    S[O_SC + SC_TRUMP] = (turnup & 31) >> 3
+    if params[PR_TURNUP]:
+        turnup = S[O_STOCK + pos]
+        pos += 1
+        S[O_LOC + turnup] = LOC_TURNUP
+        reveal_all(S, players, turnup, V_TURNUP)
+        S[O_SC + SC_TURNUP] = turnup
+        S[O_SC + SC_TRUMP] = (turnup & 31) >> 3
+    else:
+        turnup = NO_CARD
+        S[O_SC + SC_TURNUP] = NO_CARD
+        S[O_SC + SC_TRUMP] = NO_TRUMP          # fixed by the first marriage (R6.2)
     set_roles(params, S)
     S[O_SC + SC_DEALER] = dealer
     S[O_SC + SC_HAND] = hand_no
@@ -178,10 +202,38 @@ def deal(params, S, rng, hand_no, dealer):
     if trace_on(S):
         trace_add(S, TR_HAND_START, hand_no, dealer, S[O_SC + SC_TRUMP], turnup,
                   (dealer + 1) % players, 0, 0)
-    if (turnup & 7) == SEVEN:
+    if turnup != NO_CARD and (turnup & 7) == SEVEN:
         S[O_HIST + turnup] |= H_SEVEN     # this seven has scored (R2.1); never again (R5.3)
         record_event(S, hand_no, TRICK_DEAL, dealer, K_SEVEN_TURNUP, EV_SCORED, 0,
                      params[PR_POINTS + K_SEVEN_TURNUP])
+    if params[PR_CARTE_BLANCHE]:
+        for k in range(1, players + 1):
+            seat = (dealer + k) % players
+            if carte_blanche(params, S, seat, hand_no, TRICK_DEAL):
+                S[O_CB + seat] = params[PR_CB_REPEATS]
+
+
+@njit(cache=True, _nrt=False)
+def _is_court(card):
+    r = card & 7
+    return r == KING or r == QUEEN or r == JACK
+
+
+@njit(cache=True, _nrt=False)
+def carte_blanche(params, S, seat, hand_no, trick_no):
+    """R6.4: a hand without K, Q or J is shown (every seat now knows it) and scores 50."""
+    base = O_HANDS + seat * MAX_HAND
+    for i in range(S[O_HAND_N + seat]):
+        if _is_court(S[base + i]):
+            return False
+    for i in range(S[O_HAND_N + seat]):
+        c = S[base + i]
+        for p in range(params[PR_PLAYERS]):
+            if p != seat:
+                set_seen(S, p, c, V_SHOWN + seat)
+    record_event(S, hand_no, trick_no, seat, K_CARTE_BLANCHE, EV_SCORED, 0,
+                 params[PR_POINTS + K_CARTE_BLANCHE])
+    return True
 
 
 @njit(cache=True, _nrt=False)
@@ -196,6 +248,8 @@ def play_card(params, S, seat, card, hand_no, trick_no, n_legal):
         trace_add(S, TR_PLAY, hand_no, trick_no, seat, card, n_legal, 0, 0)
     if S[O_PEND_N + seat] > 0:
         pending_on_play(S, seat, card, hand_no, trick_no)
+    if S[O_INST_N + seat] > 0:
+        release_instances(S, seat, card)
     if (params[PR_SEVEN_WHEN] == SEVEN_WHEN_PLAYED and S[O_SC + SC_STAGE] == 1
             and (card & 31) == S[O_SC + SC_TRUMP] * 8 + SEVEN):
         record_event(S, hand_no, trick_no, seat, K_SEVEN_PLAYED, EV_SCORED, 0,
@@ -221,6 +275,11 @@ def draw(params, S, seat, hand_no, trick_no):
                 set_seen(S, p, card, V_SHOWN + seat)
     if trace_on(S):
         trace_add(S, TR_DRAW, hand_no, trick_no, seat, card, 0, 0, 0)
+    if S[O_CB + seat]:
+        if _is_court(card):
+            S[O_CB + seat] = 0                 # the first court card ends it (R6.4)
+        else:
+            carte_blanche(params, S, seat, hand_no, trick_no)
 
 
 @njit(cache=True, _nrt=False)
@@ -283,7 +342,10 @@ def finish_trick(params, S, leader, hand_no, trick_no, n_tricks, stage1_tricks):
         trace_add(S, TR_TRICK_WON, hand_no, trick_no, winner, S[O_TRICK],
                   S[O_TRICK + 1] if players > 1 else -1, S[O_TRICK + 2] if players > 2 else -1,
                   S[O_TRICK + 3] if players > 3 else -1)
-    if params[PR_BRISQUES_WHEN] == BRISQUES_WHEN_WON:
+    S[O_BRISQ_TAKEN + winner] += brisques
+    if params[PR_BRISQUES_ASIDE]:
+        pass                                   # counted aside, never scored (R6.7)
+    elif params[PR_BRISQUES_WHEN] == BRISQUES_WHEN_WON:
         if brisques > 0:
             record_event(S, hand_no, trick_no, winner, K_BRISQUES, EV_SCORED, 0, brisques)
     else:

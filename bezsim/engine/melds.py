@@ -21,6 +21,7 @@ from bezsim.engine.constants import (
     H_BEZ4,
     H_CLASS_B,
     H_CLASS_M,
+    H_EVER_SHIFT,
     H_FOUR,
     H_MARRIAGE,
     H_SEQUENCE,
@@ -33,25 +34,35 @@ from bezsim.engine.constants import (
     K_FOUR_JACKS,
     K_FOUR_KINGS,
     K_FOUR_QUEENS,
+    K_PLAIN_SEQUENCE,
+    K_QUADRUPLE_BEZIQUE,
     K_ROYAL_MARRIAGE,
     K_SEQUENCE,
     K_SEVEN_DECLARE,
     K_SEVEN_EXCHANGE,
+    K_TRIPLE_BEZIQUE,
     KING,
     LOC_HAND,
     LOC_TABLE,
     LOC_TURNUP,
     MAX_HAND,
     NO_CARD,
+    NO_TRUMP,
+    PR_BEZ_LEVELS,
     PR_BEZ_PAIR,
     PR_DOUBLE_BEZ,
     PR_MARR_TO_SEQ,
+    PR_NO_SEVEN,
     PR_OPEN_CARDS,
     PR_PACKS,
+    PR_PLAIN_SEQUENCE,
     PR_PLAYERS,
     PR_POINTS,
+    PR_REUSE,
     PR_SEVEN_WHEN,
     QUEEN,
+    REUSE_LATER_CLASS,
+    REUSE_ORDINARY,
     SC_EXCHANGED,
     SC_TRUMP,
     SC_TURNUP,
@@ -68,14 +79,20 @@ from bezsim.engine.constants import (
 )
 from bezsim.engine.state import (
     ACTIONS_MAX,
+    INSTANCE_MAX,
+    INSTANCE_WIDTH,
     N_MAX,
     O_BUF,
     O_CNT,
     O_HAND_N,
     O_HANDS,
     O_HIST,
+    O_INST,
+    O_INST_N,
     O_LOC,
     O_MARK,
+    O_N_COUNTS,
+    O_N_ROLES,
     O_PEND,
     O_PEND_N,
     O_ROLE_MASK,
@@ -92,20 +109,36 @@ from bezsim.engine.state import (
 )
 
 # layout of the scratch counts (O_CNT)
+# The ordinary and Polish games use only the first CN_COMMON counts (trump sequence first),
+# so count_cards clears no more than the variant needs.
 CN_KING = 0        # + suit: kings free for a marriage
 CN_QUEEN = 4       # + suit: queens free for a marriage
-CN_SEQ = 8         # + rank (A..J): trump cards free for a sequence
-CN_BQ_SINGLE = 13  # bezique queens never in a bezique
-CN_BJ_SINGLE = 14
-CN_BQ_DOUBLE = 15  # bezique queens never in a double (or higher)
-CN_BJ_DOUBLE = 16
-CN_FOUR = 17       # + rank (A..J): copies never in a four of their rank
-CN_SEVEN = 22      # sevens of trumps not yet scored
-CN_NONE = 23       # where faces feeding nothing are counted (never read)
-CN_SIZE = 24
+CN_BQ_SINGLE = 8   # bezique queens free for a single bezique
+CN_BJ_SINGLE = 9
+CN_BQ_DOUBLE = 10  # ... for a double
+CN_BJ_DOUBLE = 11
+CN_FOUR = 12       # + rank (A..J): copies free for a four of their rank
+CN_SEVEN = 17      # sevens of trumps not yet scored
+CN_SEQ = 18        # + seq_slot(suit) * 5 + rank (A..J): cards free for that suit's sequence
+CN_COMMON = 23     # counts used by games without plain sequences or triple beziques
+CN_BQ_TRIPLE = 38  # ... for a triple (three or more packs)
+CN_BJ_TRIPLE = 39
+CN_BQ_QUAD = 40    # ... for a quadruple (four packs)
+CN_BJ_QUAD = 41
+CN_NONE = 42       # where faces feeding nothing are counted (never read)
+CN_SIZE = 43
 
 FORBID_DOUBLE = H_BEZ2 | H_BEZ3 | H_BEZ4   # no double from a double or a higher bezique
+BEZ_KINDS = (K_BEZIQUE, K_DOUBLE_BEZIQUE, K_TRIPLE_BEZIQUE, K_QUADRUPLE_BEZIQUE)
+BEZ_BITS = (H_BEZ1, H_BEZ2, H_BEZ3, H_BEZ4)
 FOUR_KINDS = (K_FOUR_ACES, -1, K_FOUR_KINGS, K_FOUR_QUEENS, K_FOUR_JACKS)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def seq_slot(suit, trump):
+    """Where a suit's sequence counts start: the trump suit's first, so the ordinary game
+    needs only CN_COMMON counts."""
+    return CN_SEQ + (((suit - trump) & 3) if trump >= 0 else suit) * 5
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -126,8 +159,29 @@ def bezique_faces(params, trump):
     return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _ever(bits):
+    return bits << H_EVER_SHIFT
+
+
+@njit(cache=True, _nrt=False)
+def _earlier_classes(params, klass):
+    """Rubicon (R6.6, later_class): a card once declared in a later class may not serve an
+    earlier one (classes M, B, F)."""
+    if params[PR_REUSE] != REUSE_LATER_CLASS:
+        return 0
+    if klass == 0:
+        return _ever(H_CLASS_B | H_FOUR)
+    if klass == 1:
+        return _ever(H_FOUR)
+    return 0
+
+
 @njit(cache=True, _nrt=False)
 def sequence_forbid(params):
+    if params[PR_REUSE] != REUSE_ORDINARY:
+        m = 0 if params[PR_MARR_TO_SEQ] else _ever(H_MARRIAGE)
+        return H_SEQUENCE | m | _earlier_classes(params, 0)
     if params[PR_MARR_TO_SEQ]:
         return H_SEQUENCE
     return H_SEQUENCE | H_MARRIAGE
@@ -135,76 +189,99 @@ def sequence_forbid(params):
 
 @njit(cache=True, _nrt=False)
 def marriage_forbid(params):
-    """R1.9: no second marriage, none from a sequence; open cards (R5.2): rule 1 only."""
+    """R1.9: no second marriage, none from a sequence; open cards (R5.2): rule 1 only;
+    Rubicon (R6.6): no marriage from a sequence or a later class, re-forming allowed."""
+    if params[PR_REUSE] != REUSE_ORDINARY:
+        return H_MARRIAGE | _ever(H_SEQUENCE) | _earlier_classes(params, 0)
     return H_MARRIAGE if params[PR_OPEN_CARDS] else H_CLASS_M
 
 
 @njit(cache=True, _nrt=False)
+def bezique_forbid(params, level):
+    """Bits that stop a copy from a bezique of ``level`` (1 single .. 4 quadruple)."""
+    own = BEZ_BITS[level - 1]
+    higher = 0
+    for k in range(level, 4):
+        higher |= BEZ_BITS[k]
+    if params[PR_REUSE] != REUSE_ORDINARY:
+        return own | _ever(higher) | _earlier_classes(params, 1)
+    if params[PR_OPEN_CARDS]:
+        if level == 2 and params[PR_DOUBLE_BEZ] == DOUBLE_BEZ_ALL_AT_ONCE:
+            return H_CLASS_B
+        return own
+    if level == 1:
+        return H_CLASS_B
+    if level == 2 and params[PR_DOUBLE_BEZ] == DOUBLE_BEZ_ALL_AT_ONCE:
+        return H_CLASS_B
+    return own | higher
+
+
+@njit(cache=True, _nrt=False)
 def single_forbid(params):
-    """R1.9: no second single, none from a double; open cards (R5.2): rule 1 only."""
-    return H_BEZ1 if params[PR_OPEN_CARDS] else H_CLASS_B
+    return bezique_forbid(params, 1)
 
 
 @njit(cache=True, _nrt=False)
 def double_forbid(params):
-    if params[PR_DOUBLE_BEZ] == DOUBLE_BEZ_ALL_AT_ONCE:
-        return H_CLASS_B
-    if params[PR_OPEN_CARDS]:
-        return H_BEZ2
-    return FORBID_DOUBLE
+    return bezique_forbid(params, 2)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _role(S, at, slot, mask):
+    S[O_ROLE_SLOT + at] = slot
+    S[O_ROLE_MASK + at] = mask
+    return at + 1
 
 
 @njit(cache=True, _nrt=False)
 def set_roles(params, S):
-    """For each face, the counts of count_free_copies it feeds and the history bits that stop
-    it (R1.9), fixed once trumps are known: the count then needs no branches per card."""
+    """For each face, the counts of count_cards it feeds and the history bits that stop it
+    (R1.9, R6.6), fixed while trumps stay the same: counting then needs no branches."""
     trump = S[O_SC + SC_TRUMP]
     bq, bj = bezique_faces(params, trump)
     seq_forbid = sequence_forbid(params)
-    dbl_forbid = double_forbid(params)
     m_forbid = marriage_forbid(params)
-    b_forbid = single_forbid(params)
+    levels = params[PR_BEZ_LEVELS]
+    plain = params[PR_PLAIN_SEQUENCE] != 0
+    seven = params[PR_NO_SEVEN] == 0
+    used = 0
     for f in range(32):
         r = f & 7
         s = f >> 3
-        at = f * ROLES_PER_FACE
+        base = f * ROLES_PER_FACE
         for j in range(ROLES_PER_FACE):
-            S[O_ROLE_SLOT + at + j] = CN_NONE
-            S[O_ROLE_MASK + at + j] = 0
+            S[O_ROLE_SLOT + base + j] = CN_NONE
+            S[O_ROLE_MASK + base + j] = 0
+        at = base
         if r == KING or r == QUEEN:
-            S[O_ROLE_SLOT + at] = (CN_QUEEN if r == QUEEN else CN_KING) + s
-            S[O_ROLE_MASK + at] = m_forbid
-            at += 1
-        if s == trump and r <= JACK:
-            S[O_ROLE_SLOT + at] = CN_SEQ + r
-            S[O_ROLE_MASK + at] = seq_forbid
-            at += 1
+            at = _role(S, at, (CN_QUEEN if r == QUEEN else CN_KING) + s, m_forbid)
+        if r <= JACK and (s == trump or plain):
+            at = _role(S, at, seq_slot(s, trump) + r, seq_forbid)
         if f == bq or f == bj:
-            S[O_ROLE_SLOT + at] = CN_BQ_SINGLE if f == bq else CN_BJ_SINGLE
-            S[O_ROLE_MASK + at] = b_forbid
-            S[O_ROLE_SLOT + at + 1] = CN_BQ_DOUBLE if f == bq else CN_BJ_DOUBLE
-            S[O_ROLE_MASK + at + 1] = dbl_forbid
-            at += 2
+            for level in range(1, levels + 1):
+                slot = (CN_BQ_SINGLE if level <= 2 else CN_BQ_TRIPLE) + 2 * ((level - 1) % 2)
+                at = _role(S, at, slot + (0 if f == bq else 1), bezique_forbid(params, level))
         if r <= JACK and r != TEN:
-            S[O_ROLE_SLOT + at] = CN_FOUR + r
-            S[O_ROLE_MASK + at] = H_FOUR
-            at += 1
-        if s == trump and r == SEVEN:
-            S[O_ROLE_SLOT + at] = CN_SEVEN
-            S[O_ROLE_MASK + at] = H_SEVEN
+            at = _role(S, at, CN_FOUR + r, H_FOUR)
+        if seven and s == trump and r == SEVEN:
+            at = _role(S, at, CN_SEVEN, H_SEVEN)
+        used = max(used, at - base)
+    S[O_N_ROLES] = used
+    S[O_N_COUNTS] = CN_COMMON if (not plain and levels <= 2) else CN_NONE
 
 
 @njit(cache=True, _nrt=False)
 def count_cards(S, base, n, out):
     """Count how many of the cards S[base:base+n] may still score in each needed role (R1.9)
     into S[out:out+CN_SIZE], through the role table of set_roles."""
-    for i in range(CN_SIZE):
+    for i in range(S[O_N_COUNTS]):
         S[out + i] = 0
+    roles = S[O_N_ROLES]
     for i in range(n):
         c = S[base + i]
         h = S[O_HIST + c]
         at = (c & 31) * ROLES_PER_FACE
-        for j in range(ROLES_PER_FACE):
+        for j in range(roles):
             S[out + S[O_ROLE_SLOT + at + j]] += (h & S[O_ROLE_MASK + at + j]) == 0
 
 
@@ -237,22 +314,35 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
     """
     count_free_copies(params, S, seat)
     trump = S[O_SC + SC_TRUMP]
+    undecided = trump == NO_TRUMP       # Rubicon: the first marriage or sequence fixes trumps
     n = 0
     if allow_combo:
         for s in range(4):
             if S[O_CNT + CN_KING + s] > 0 and S[O_CNT + CN_QUEEN + s] > 0:
-                kind = K_ROYAL_MARRIAGE if s == trump else K_COMMON_MARRIAGE
+                kind = K_ROYAL_MARRIAGE if (s == trump or undecided) else K_COMMON_MARRIAGE
                 n = _offer(S, out, n, kind, s, params[PR_POINTS + kind])
-        if (S[O_CNT + CN_SEQ + ACE] > 0 and S[O_CNT + CN_SEQ + TEN] > 0
-                and S[O_CNT + CN_SEQ + KING] > 0 and S[O_CNT + CN_SEQ + QUEEN] > 0
-                and S[O_CNT + CN_SEQ + JACK] > 0):
-            n = _offer(S, out, n, K_SEQUENCE, 0, params[PR_POINTS + K_SEQUENCE])
+        for s in range(4):
+            if s != trump and not params[PR_PLAIN_SEQUENCE]:
+                continue
+            at = O_CNT + seq_slot(s, trump)
+            if (S[at + ACE] > 0 and S[at + TEN] > 0 and S[at + KING] > 0
+                    and S[at + QUEEN] > 0 and S[at + JACK] > 0):
+                kind = K_SEQUENCE if (s == trump or undecided) else K_PLAIN_SEQUENCE
+                # a sequence in trumps is coded without a suit, unless it fixes trumps
+                suit = s if (undecided or kind == K_PLAIN_SEQUENCE) else 0
+                n = _offer(S, out, n, kind, suit, params[PR_POINTS + kind])
         if S[O_CNT + CN_BQ_SINGLE] > 0 and S[O_CNT + CN_BJ_SINGLE] > 0:
             n = _offer(S, out, n, K_BEZIQUE, 0, params[PR_POINTS + K_BEZIQUE])
-        # a double needs one card new to the bezique class (R1.9 rule 3): two singles never do
-        if (S[O_CNT + CN_BQ_DOUBLE] >= 2 and S[O_CNT + CN_BJ_DOUBLE] >= 2
-                and S[O_CNT + CN_BQ_SINGLE] + S[O_CNT + CN_BJ_SINGLE] > 0):
+        # ordinary: a double needs one card new to the bezique class (R1.9 rule 3)
+        fresh = (S[O_CNT + CN_BQ_SINGLE] + S[O_CNT + CN_BJ_SINGLE] > 0
+                 or params[PR_REUSE] != REUSE_ORDINARY)
+        if S[O_CNT + CN_BQ_DOUBLE] >= 2 and S[O_CNT + CN_BJ_DOUBLE] >= 2 and fresh:
             n = _offer(S, out, n, K_DOUBLE_BEZIQUE, 0, params[PR_POINTS + K_DOUBLE_BEZIQUE])
+        for level in range(3, params[PR_BEZ_LEVELS] + 1):
+            at = O_CNT + CN_BQ_TRIPLE + 2 * (level - 3)
+            if S[at] >= level and S[at + 1] >= level:
+                kind = BEZ_KINDS[level - 1]
+                n = _offer(S, out, n, kind, 0, params[PR_POINTS + kind])
         for r in (ACE, KING, QUEEN, JACK):
             if S[O_CNT + CN_FOUR + r] >= 4:
                 kind = FOUR_KINDS[r]
@@ -344,10 +434,11 @@ def select_copies_at(params, S, loc_a, loc_b, code):
         S[O_BUF] = _pick(S, packs, loc_a, loc_b, s * 8 + KING, False, forbid, 0)
         S[O_BUF + 1] = _pick(S, packs, loc_a, loc_b, s * 8 + QUEEN, False, forbid, 1)
         n = 2
-    elif kind == K_SEQUENCE:
+    elif kind == K_SEQUENCE or kind == K_PLAIN_SEQUENCE:
         forbid = sequence_forbid(params)
+        suit = trump if (kind == K_SEQUENCE and trump >= 0) else s
         for r in (ACE, TEN, KING, QUEEN, JACK):
-            S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, trump * 8 + r, False, forbid, n)
+            S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, suit * 8 + r, False, forbid, n)
             n += 1
     elif kind == K_BEZIQUE:
         bq, bj = bezique_faces(params, trump)
@@ -355,13 +446,15 @@ def select_copies_at(params, S, loc_a, loc_b, code):
         S[O_BUF] = _pick(S, packs, loc_a, loc_b, bq, False, forbid, 0)
         S[O_BUF + 1] = _pick(S, packs, loc_a, loc_b, bj, False, forbid, 1)
         n = 2
-    elif kind == K_DOUBLE_BEZIQUE:
+    elif kind == K_DOUBLE_BEZIQUE or kind == K_TRIPLE_BEZIQUE or kind == K_QUADRUPLE_BEZIQUE:
         bq, bj = bezique_faces(params, trump)
-        forbid = double_forbid(params)
-        for f in (bq, bq, bj, bj):
-            S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, f, False, forbid, n)
-            n += 1
-        if not params[PR_OPEN_CARDS]:
+        level = 2 if kind == K_DOUBLE_BEZIQUE else (3 if kind == K_TRIPLE_BEZIQUE else 4)
+        forbid = bezique_forbid(params, level)
+        for f in (bq, bj):
+            for _ in range(level):
+                S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, f, False, forbid, n)
+                n += 1
+        if level == 2 and not params[PR_OPEN_CARDS] and params[PR_REUSE] == REUSE_ORDINARY:
             _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, n, bq, bj)
     else:
         r = ACE
@@ -381,13 +474,25 @@ def select_copies_at(params, S, loc_a, loc_b, code):
 def history_bit(kind):
     if kind == K_COMMON_MARRIAGE or kind == K_ROYAL_MARRIAGE:
         return H_MARRIAGE
-    if kind == K_SEQUENCE:
+    if kind == K_SEQUENCE or kind == K_PLAIN_SEQUENCE:
         return H_SEQUENCE
     if kind == K_BEZIQUE:
         return H_BEZ1
     if kind == K_DOUBLE_BEZIQUE:
         return H_BEZ2
+    if kind == K_TRIPLE_BEZIQUE:
+        return H_BEZ3
+    if kind == K_QUADRUPLE_BEZIQUE:
+        return H_BEZ4
     return H_FOUR
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def suit_extra(kind, code):
+    """The suit recorded with an event (+1; 0 for none): marriages and plain sequences."""
+    if kind <= K_ROYAL_MARRIAGE or kind == K_PLAIN_SEQUENCE:
+        return (code & 3) + 1
+    return 0
 
 
 @njit(cache=True, _nrt=False)
@@ -397,14 +502,59 @@ def score_combination(params, S, seat, code, hand_no, trick, status):
     kind = code_kind(code)
     n = select_copies(params, S, seat, code)
     bit = history_bit(kind)
+    if params[PR_REUSE] != REUSE_ORDINARY:
+        bit |= bit << H_EVER_SHIFT
+        add_instance(S, seat, kind, n)
     for j in range(n):
         c = S[O_BUF + j]
         S[O_HIST + c] |= bit
         show(S, players, seat, c)
         if trace_on(S):
             trace_add(S, TR_DECLARED_CARD, hand_no, trick, seat, c, kind, 0, 0)
-    extra = code_suit(code) + 1 if kind <= K_ROYAL_MARRIAGE else 0
-    record_event(S, hand_no, trick, seat, kind, status, extra, params[PR_POINTS + kind])
+    record_event(S, hand_no, trick, seat, kind, status, suit_extra(kind, code),
+                 params[PR_POINTS + kind])
+    if S[O_SC + SC_TRUMP] == NO_TRUMP and (kind <= K_PLAIN_SEQUENCE):
+        S[O_SC + SC_TRUMP] = code_suit(code)   # R6.2: the first marriage or sequence
+        set_roles(params, S)
+
+
+# --- Rubicon re-forming (R6.6): a combination stays intact until one of its cards is played --
+
+@njit(cache=True, _nrt=False)
+def add_instance(S, seat, kind, n):
+    """Remember the cards in O_BUF as an intact combination of ``kind``."""
+    i = S[O_INST_N + seat]
+    if i >= INSTANCE_MAX:
+        return
+    at = O_INST + (seat * INSTANCE_MAX + i) * INSTANCE_WIDTH
+    S[at] = kind
+    S[at + 1] = n
+    for j in range(n):
+        S[at + 2 + j] = S[O_BUF + j]
+    S[O_INST_N + seat] = i + 1
+
+
+@njit(cache=True, _nrt=False)
+def release_instances(S, seat, card):
+    """A played card breaks every intact combination it was in: the other cards may form that
+    kind again with a like card (re-forming, R6.6)."""
+    i = 0
+    while i < S[O_INST_N + seat]:
+        at = O_INST + (seat * INSTANCE_MAX + i) * INSTANCE_WIDTH
+        hit = False
+        for j in range(S[at + 1]):
+            if S[at + 2 + j] == card:
+                hit = True
+        if not hit:
+            i += 1
+            continue
+        bit = history_bit(S[at])
+        for j in range(S[at + 1]):
+            S[O_HIST + S[at + 2 + j]] &= ~bit
+        last = O_INST + (seat * INSTANCE_MAX + S[O_INST_N + seat] - 1) * INSTANCE_WIDTH
+        for k in range(INSTANCE_WIDTH):
+            S[at + k] = S[last + k]
+        S[O_INST_N + seat] -= 1
 
 
 @njit(cache=True, _nrt=False)
@@ -499,8 +649,7 @@ def pending_announce(params, S, seat, scratch, hand_no, trick):
 def pending_lose(S, seat, i, hand_no, trick):
     code = S[_pend_at(seat, i)]
     kind = code_kind(code)
-    extra = code_suit(code) + 1 if kind <= K_ROYAL_MARRIAGE else 0
-    record_event(S, hand_no, trick, seat, kind, EV_LOST, extra, 0)
+    record_event(S, hand_no, trick, seat, kind, EV_LOST, suit_extra(kind, code), 0)
     pending_remove(S, seat, i)
 
 

@@ -54,16 +54,19 @@ from bezsim.engine.melds import (
     CN_FOUR,
     CN_KING,
     CN_QUEEN,
-    CN_SEQ,
     FOUR_KINDS,
     count_cards,
     exchange_possible,
     history_bit,
     select_copies_at,
+    seq_slot,
+    suit_extra,
 )
 from bezsim.engine.state import (
+    CNT_WIDTH,
     O_ACTS,
     O_APTS,
+    O_BRISQ_TAKEN,
     O_BUF,
     O_CNT_NEW,
     O_COMPOUND,
@@ -71,6 +74,7 @@ from bezsim.engine.state import (
     O_HIST,
     O_LOC,
     O_MARK,
+    O_N_ROLES,
     O_NEW,
     O_NEW_N,
     O_OPEN,
@@ -103,15 +107,15 @@ def _count_card(S, seat, card, sign):
     """Add (sign 1) or remove (sign -1) one open card's roles from the seat's open counts."""
     h = S[O_HIST + card]
     at = (card & 31) * ROLES_PER_FACE
-    out = O_OPEN_CNT + seat * 32
-    for j in range(ROLES_PER_FACE):
+    out = O_OPEN_CNT + seat * CNT_WIDTH
+    for j in range(S[O_N_ROLES]):
         S[out + S[O_ROLE_SLOT + at + j]] += sign * ((h & S[O_ROLE_MASK + at + j]) == 0)
 
 
 @njit(cache=True, _nrt=False)
 def recount_open(S, seat):
     """Open counts from scratch (positions build their state this way)."""
-    count_cards(S, O_OPEN + seat * OPEN_MAX, S[O_OPEN_N + seat], O_OPEN_CNT + seat * 32)
+    count_cards(S, O_OPEN + seat * OPEN_MAX, S[O_OPEN_N + seat], O_OPEN_CNT + seat * CNT_WIDTH)
 
 
 @njit(cache=True, _nrt=False)
@@ -148,6 +152,7 @@ def exchange_seven(params, S, seat, seven, hand_no, trick_no):
     trump = S[O_SC + SC_TRUMP]
     r = turnup & 7
     if r == ACE or r == TEN:
+        S[O_BRISQ_TAKEN + seat] += params[PR_BRISQUE_VALUE]
         record_event(S, hand_no, trick_no, seat, K_BRISQUES, EV_SCORED, 0,
                      params[PR_BRISQUE_VALUE])
     if is_open_card(turnup, trump):
@@ -192,7 +197,7 @@ def completed_combinations(params, S, seat):
     including a new card, one of each kind (and suit for marriages), judged all at once
     before any of them scores; their codes go to the compound list. Returns how many."""
     count_cards(S, O_NEW, S[O_NEW_N], O_CNT_NEW)
-    cnt = O_OPEN_CNT + seat * 32     # kept up to date by add_open and score_compound
+    cnt = O_OPEN_CNT + seat * CNT_WIDTH     # kept up to date by add_open and score_compound
     new = O_CNT_NEW
     trump = S[O_SC + SC_TRUMP]
     n = 0
@@ -203,9 +208,10 @@ def completed_combinations(params, S, seat):
             n = _add(S, n, kind * 4 + s)
     complete = True
     fresh = 0
+    seq = seq_slot(trump, trump)
     for r in (ACE, TEN, KING, QUEEN, JACK):
-        complete = complete and S[cnt + CN_SEQ + r] > 0
-        fresh += S[new + CN_SEQ + r]
+        complete = complete and S[cnt + seq + r] > 0
+        fresh += S[new + seq + r]
     if complete and fresh > 0:
         n = _add(S, n, K_SEQUENCE * 4)
     if (S[cnt + CN_BQ_SINGLE] > 0 and S[cnt + CN_BJ_SINGLE] > 0
@@ -244,8 +250,7 @@ def score_compound(params, S, seat, n, hand_no, trick_no):
             _count_card(S, seat, c, 1)
             if trace_on(S):
                 trace_add(S, TR_DECLARED_CARD, hand_no, trick_no, seat, c, kind, 0, 0)
-        extra = (code & 3) + 1 if kind <= K_ROYAL_MARRIAGE else 0
-        record_event(S, hand_no, trick_no, seat, kind, EV_SCORED, extra,
+        record_event(S, hand_no, trick_no, seat, kind, EV_SCORED, suit_extra(kind, code),
                      params[PR_POINTS + kind])
 
 

@@ -53,9 +53,10 @@ O_HPTS = O_PEND_N + MAX_PLAYERS               # + seat * N_KINDS + kind: points 
 O_WON = O_HPTS + MAX_PLAYERS * N_KINDS
 O_BRISQ = O_WON + MAX_PLAYERS
 O_CNT = O_BRISQ + MAX_PLAYERS                 # scratch counts (melds)
-O_CNT_NEW = O_CNT + 32                        # the same counts over cards new on this trick
-O_BUF = O_CNT_NEW + 32                        # scratch card list (melds)
-ROLES_PER_FACE = 5
+CNT_WIDTH = 48
+O_CNT_NEW = O_CNT + CNT_WIDTH                 # the same counts over cards new on this trick
+O_BUF = O_CNT_NEW + CNT_WIDTH                 # scratch card list (melds)
+ROLES_PER_FACE = 8
 O_ROLE_SLOT = O_BUF + 8                       # + face * 5 + j: a count this face feeds (melds)
 O_ROLE_MASK = O_ROLE_SLOT + 32 * ROLES_PER_FACE   # history bits that stop it feeding it
 OPEN_MAX = 64
@@ -66,12 +67,21 @@ O_NEW_N = O_NEW + 8
 O_MARK = O_NEW_N + 1                          # + card: 1 while the card is in O_NEW
 O_DSTATS = O_MARK + N_MAX                     # + seat * 3: combinations, declaring tricks,
                                               #   compounds this hand
-O_OPEN_CNT = O_DSTATS + MAX_PLAYERS * 3       # + seat * 32: melds counts over open cards,
-                                              #   kept up to date as cards join and score
+O_OPEN_CNT = O_DSTATS + MAX_PLAYERS * 3       # + seat * CNT_WIDTH: melds counts over open
+                                              #   cards, kept up to date as cards join and score
 COMPOUND_MAX = 16
-O_COMPOUND = O_OPEN_CNT + MAX_PLAYERS * 32    # + i * 8: code, n cards, cards of the i-th
-                                              #   combination of a compound (Polish)
-O_CTR = O_COMPOUND + COMPOUND_MAX * 8
+O_COMPOUND = O_OPEN_CNT + MAX_PLAYERS * CNT_WIDTH  # + i * 8: code, n cards, cards of the
+                                              #   i-th combination of a compound (Polish)
+O_N_ROLES = O_COMPOUND + COMPOUND_MAX * 8     # roles used per face in this variant (melds)
+O_N_COUNTS = O_N_ROLES + 1                    # counts count_cards clears (melds)
+O_CB = O_N_COUNTS + 1                          # + seat: 1 while carte blanche may repeat (R6.4)
+O_BRISQ_TAKEN = O_CB + MAX_PLAYERS            # + seat: brisque points taken this hand
+INSTANCE_MAX = 48
+INSTANCE_WIDTH = 8                            # kind, n cards, up to 6 cards
+O_INST = O_BRISQ_TAKEN + MAX_PLAYERS          # + (seat * INSTANCE_MAX + i) * INSTANCE_WIDTH:
+                                              #   intact declared combinations (Rubicon, R6.6)
+O_INST_N = O_INST + MAX_PLAYERS * INSTANCE_MAX * INSTANCE_WIDTH
+O_CTR = O_INST_N + MAX_PLAYERS
 O_EV_CAP = O_CTR + 8
 O_TR_CAP = O_EV_CAP + 1
 O_EVENTS = O_TR_CAP + 1                       # 2 words per event

@@ -44,6 +44,8 @@ def hands_schema() -> pa.Schema:
         ("combinations", pa.int16()),
         ("declaring_tricks", pa.int16()),
         ("compounds", pa.int16()),
+        ("brisques", pa.int16()),
+        ("carte_blanches", pa.int16()),
     ]
     fields += [(kind_column(kind), pa.int32()) for kind in KIND_NAMES]
     return pa.schema(fields)
@@ -58,7 +60,9 @@ def games_schema(players: int) -> pa.Schema:
         ("winner", pa.int8()),
     ]
     fields += [(f"score_{seat}", pa.int32()) for seat in range(players)]
-    fields += [("double_game", pa.bool_()), ("stake", pa.int32())]
+    fields += [("double_game", pa.bool_()), ("stake", pa.int32()), ("rubicon", pa.bool_())]
+    fields += [(f"rounded_{seat}", pa.int32()) for seat in range(players)]
+    fields += [(f"brisques_{seat}", pa.int32()) for seat in range(players)]
     fields += [(f"policy_{seat}", DICT_STRING) for seat in range(players)]
     return pa.schema(fields)
 

@@ -103,6 +103,8 @@ def _hands_table(batch: GameBatch, policies: list[str]) -> pa.Table:
         pa.array(seat_cols[C.HS_COMBINATIONS].astype(np.int16)),
         pa.array(seat_cols[C.HS_DECLARING_TRICKS].astype(np.int16)),
         pa.array(seat_cols[C.HS_COMPOUNDS].astype(np.int16)),
+        pa.array(seat_cols[C.HS_BRISQUES].astype(np.int16)),
+        pa.array(seat_cols[C.HS_CARTE_BLANCHES].astype(np.int16)),
     ]
     columns += [pa.array(seat_cols[C.HS_KIND + k]) for k in range(C.N_KINDS)]
     return pa.Table.from_arrays(columns, schema=hands_schema())
@@ -119,7 +121,11 @@ def _games_table(batch: GameBatch, policies: list[str]) -> pa.Table:
         pa.array(info[:, C.GI_WINNER].astype(np.int8)),
     ]
     columns += [pa.array(info[:, C.GI_SCORE + s].astype(np.int32)) for s in range(batch.players)]
-    columns += [pa.array(info[:, C.GI_DOUBLE] != 0), pa.array(info[:, C.GI_STAKE].astype(np.int32))]
+    columns += [pa.array(info[:, C.GI_DOUBLE] != 0), pa.array(info[:, C.GI_STAKE].astype(np.int32)),
+                pa.array(info[:, C.GI_RUBICON] != 0)]
+    columns += [pa.array(info[:, C.GI_ROUNDED + s].astype(np.int32)) for s in range(batch.players)]
+    columns += [pa.array(info[:, C.GI_BRISQUES + s].astype(np.int32))
+                for s in range(batch.players)]
     columns += [_dictionary_array(np.full(n, seat_policy[s]), names, "policy")
                 for s in range(batch.players)]
     return pa.Table.from_arrays(columns, schema=games_schema(batch.players))
