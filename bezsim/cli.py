@@ -220,6 +220,20 @@ def compounds(run_dir: str, as_json: bool) -> None:
         click.echo(format_stats(stats))
 
 
+@cli.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def rubicon(run_dir: str, as_json: bool) -> None:
+    """Rubicon rate, carte blanche, triple/quadruple bezique and settlement, with 95% intervals."""
+    from bezsim.analysis.rubicon import format_stats, rubicon_stats
+
+    stats = rubicon_stats(run_dir)
+    if as_json:
+        click.echo(json.dumps(stats, indent=2, default=_json_default))
+    else:
+        click.echo(format_stats(stats))
+
+
 @cli.command("options")
 @click.option("--variant", default="ordinary", show_default=True, help="Bézique variant.")
 def options_command(variant: str) -> None:
