@@ -1,7 +1,7 @@
 """Throughput of bezsim: hands per second per core of the engine and of the whole simulate
 path (Parquet included), and the ratio to the same engine run as plain Python.
 
-    python benchmarks/throughput.py [--games 40000] [--python-games 20] [--variants ordinary,polish]
+    python benchmarks/throughput.py [--games 40000] [--python-games 20] [--variants ordinary,polish,rubicon]
 
 Prints one JSON line per case. "per core" divides by the threads used; the engine cases on
 one thread measure a core directly. Each case keeps the best of --repeat runs (the machine
@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40000)
     parser.add_argument("--python-games", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--variants", default="ordinary,polish")
+    parser.add_argument("--variants", default="ordinary,polish,rubicon")
     args = parser.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
 

@@ -11,6 +11,7 @@ from bezsim.engine.constants import (
     D_PLAY,
     EV_SCORED,
     EV_SCORED_PENDING,
+    H_EVER_SHIFT,
     H_SEVEN,
     JACK,
     K_BRISQUES,
@@ -129,6 +130,7 @@ from bezsim.engine.state import (
 )
 from bezsim.engine.tricks import legal_plays, winning_index
 
+LOCK_BITS = (1 << H_EVER_SHIFT) - 1   # Rubicon: low history bits = intact combinations
 
 @njit(cache=True, _nrt=False)
 def reset_hand(params, S):
@@ -248,7 +250,7 @@ def play_card(params, S, seat, card, hand_no, trick_no, n_legal):
         trace_add(S, TR_PLAY, hand_no, trick_no, seat, card, n_legal, 0, 0)
     if S[O_PEND_N + seat] > 0:
         pending_on_play(S, seat, card, hand_no, trick_no)
-    if S[O_INST_N + seat] > 0:
+    if S[O_INST_N + seat] > 0 and S[O_HIST + card] & LOCK_BITS:   # intact combination (R6.6)
         release_instances(S, seat, card)
     if (params[PR_SEVEN_WHEN] == SEVEN_WHEN_PLAYED and S[O_SC + SC_STAGE] == 1
             and (card & 31) == S[O_SC + SC_TRUMP] * 8 + SEVEN):
