@@ -9,6 +9,13 @@ Format (every key but ``seats`` optional; see README "Positions")::
      "current_trick": ["Q♥"],
      "seats": [{"hand": ["K♠", "Q♠", "J♦"], "declared": {"Q♠": ["marriage"]}}, {"hand": []}],
      "played": ["A♣"], "scored_this_trick": ["bezique"]}
+
+Rubicon (R6): ``"trumps": null`` (or absent, or ``"undecided"``) while no marriage or sequence
+has fixed trumps (R6.2); no turn-up; four packs (copies ``Q♠#0`` .. ``Q♠#3``). A ``declared``
+name then means "scored in that kind, and that combination is still intact"; ``"broken:<name>"``
+means "scored in that kind, but a card of that combination has since been played", so the
+copy may re-form it with a like card (R6.6). Engine history word: intact kinds in the low bits,
+every kind ever scored in at ``<< H_EVER_SHIFT``.
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ _KEYS = {"variant", "options", "trumps", "turnup", "seven_exchanged", "stock", "
          "to_move", "phase", "current_trick", "seats", "played", "scored_this_trick",
          "won_trick", "comment"}
 _HIST_BITS = {name: 1 << i for i, name in enumerate(C.HIST_NAMES)}
+BROKEN = "broken:"          # Rubicon: a declared combination one of whose cards was played
+UNDECIDED = "undecided"     # Rubicon: trumps not yet fixed (R6.2)
 _SEVEN_KINDS = (C.K_SEVEN_EXCHANGE, C.K_SEVEN_DECLARE)
 _COMBINATION_NAMES = {C.KIND_NAMES[k] for k in range(C.K_FOUR_JACKS + 1)}
 
@@ -63,6 +72,33 @@ class Position:
     @property
     def stage(self) -> int:
         return 2 if self.stock == 0 and self.turnup == C.NO_CARD else 1
+
+
+def _reforming(rules: Rules) -> bool:
+    """Rubicon-style reuse (R6.6): history words carry intact and ever bits."""
+    return int(rules.params()[C.PR_REUSE]) != C.REUSE_ORDINARY
+
+
+def stage1_tricks(rules: Rules) -> int:
+    """Tricks played while the stock lasts: 24 (two packs, eight cards), 55 in Rubicon."""
+    n_cards = rules.packs * 32
+    return (n_cards - rules.players * rules.hand_size) // rules.players
+
+
+def trumps_name(trumps: int) -> str:
+    return UNDECIDED if trumps == C.NO_TRUMP else cards.suit_name(trumps)
+
+
+def history_names(rules: Rules, bits: int) -> list[str]:
+    """The ``declared`` names of a copy's history word (inverse of the parsing)."""
+    ever = bits >> C.H_EVER_SHIFT if _reforming(rules) else 0
+    names = []
+    for i, name in enumerate(C.HIST_NAMES):
+        if bits & (1 << i):
+            names.append(name)
+        elif ever & (1 << i):
+            names.append(BROKEN + name)
+    return names
 
 
 class _Copies:
@@ -114,12 +150,15 @@ def parse_position(data: Any) -> Position:
         raise PositionError(str(exc)) from None
     players, packs = rules.players, rules.packs
     n_cards = packs * 32
-    stage1_tricks = (n_cards - players * 8) // players
+    params = rules.params()
+    has_turnup = bool(params[C.PR_TURNUP])
+    reforming = _reforming(rules)
+    n_stage1 = stage1_tricks(rules)
     copies = _Copies(packs)
     seats = data.get("seats")
     if not isinstance(seats, list) or len(seats) != players:
         raise PositionError(f"'seats' must be a list of {players} seats")
-    open_cards = bool(rules.params()[C.PR_OPEN_CARDS])
+    open_cards = bool(params[C.PR_OPEN_CARDS])
     hands: list[list[int]] = []
     shown: list[set[int]] = []
     opens: list[list[int]] = []
@@ -143,25 +182,31 @@ def parse_position(data: Any) -> Position:
         for text, kinds in declared.items():
             # Polish: history belongs to open cards (hand cards never count, R5.1)
             card = _declared_card(text, open_list if open_cards else hand, copies, s)
-            bits = 0
-            for name in kinds if isinstance(kinds, list) else [kinds]:
-                if name not in _HIST_BITS:
-                    raise PositionError(f"seat {s}: unknown declaration {name!r} for {text} "
-                                        f"(use: {', '.join(C.HIST_NAMES)})")
-                bits |= _HIST_BITS[name]
-            history[card] = bits
+            history[card] = _history_bits(kinds, reforming, s, text)
             table.add(card)
         for card in open_list:      # 'declared' may have added cards to the open ones
             if not _can_be_open(card, data):
                 raise PositionError(f"seat {s}: {cards.card_name(card)} cannot be an open card "
                                     "(only A, K, Q, J and the ten of trumps, R5.1)")
-        if len(hand) > 9:
-            raise PositionError(f"seat {s}: {len(hand)} cards in hand, at most 9 possible")
+        most = rules.hand_size + 1         # a full hand, or one more while playing
+        if len(hand) > most:
+            raise PositionError(f"seat {s}: {len(hand)} cards in hand, at most {most} "
+                                "possible")
         hands.append(hand)
         shown.append(set() if open_cards else table)
         opens.append(open_list)
-    trumps = _suit(data.get("trumps"), "trumps")
+    if params[C.PR_TRUMP_BY_MARRIAGE] and data.get("trumps") in (None, UNDECIDED):
+        trumps = C.NO_TRUMP                  # not yet fixed by a marriage or sequence (R6.2)
+    else:
+        trumps = _suit(data.get("trumps"), "trumps")
     turnup = C.NO_CARD
+    if not has_turnup:
+        if data.get("turnup") is not None:
+            raise PositionError(f"{rules.variant} bézique has no turn-up: 'turnup' must be "
+                                "null or absent (R6.1)")
+        if data.get("seven_exchanged", False):
+            raise PositionError(f"{rules.variant} bézique has no seven to exchange: "
+                                "'seven_exchanged' must be false (R6.3)")
     if data.get("turnup") is not None:
         turnup = copies.take(data["turnup"], "turnup")
         if cards.suit_of(turnup) != trumps:
@@ -172,8 +217,9 @@ def parse_position(data: Any) -> Position:
         raise PositionError(f"'won_trick' (Polish only) lists the {players} cards of the trick "
                             "the seat to move has just won")
     played = [copies.take(t, "played") for t in data.get("played", []) or []]
-    stock = _int(data, "stock", 0 if turnup == C.NO_CARD else 1, 0, n_cards - players * 8 - 1)
-    trick = _int(data, "trick", stage1_tricks + 1 if stock == 0 and turnup == C.NO_CARD
+    stock = _int(data, "stock", 0 if turnup == C.NO_CARD else 1, 0,
+                 n_cards - players * rules.hand_size - int(has_turnup))
+    trick = _int(data, "trick", n_stage1 + 1 if stock == 0 and turnup == C.NO_CARD
                  else 1, 1, n_cards // players)
     to_move = _int(data, "to_move", 0, 0, players - 1)
     phase = data.get("phase", "play")
@@ -183,7 +229,7 @@ def parse_position(data: Any) -> Position:
         raise PositionError(f"'current_trick' holds {len(current)} cards; a trick has {players}")
     if phase == "declare" and current:
         raise PositionError("'current_trick' must be empty when the phase is 'declare'")
-    if stock > 0 and turnup == C.NO_CARD:
+    if stock > 0 and turnup == C.NO_CARD and has_turnup:
         raise PositionError("a position with face-down 'stock' cards needs its 'turnup' card "
                             "(the turn-up is taken only after the last stock card)")
     stage = 2 if stock == 0 and turnup == C.NO_CARD else 1
@@ -201,6 +247,37 @@ def parse_position(data: Any) -> Position:
     return Position(rules, trumps, turnup, bool(data.get("seven_exchanged", False)), stock,
                     trick, to_move, phase, current, hands, shown, history, played, scored,
                     opens, won)
+
+
+def _history_bits(kinds: Any, reforming: bool, seat: int, text: Any) -> int:
+    """A copy's history word from its ``declared`` names (R1.9; Rubicon R6.6: a plain name is
+    an intact combination, intact and ever bits; ``broken:<name>`` the ever bit only)."""
+    names = [n for n in C.HIST_NAMES if not (reforming and n == "seven")]
+    allowed = names + ([BROKEN + n for n in names] if reforming else [])
+    intact = ever = 0
+    for name in kinds if isinstance(kinds, list) else [kinds]:
+        if name not in allowed:
+            if isinstance(name, str) and name.startswith(BROKEN) and not reforming:
+                why = " ('broken:' applies to Rubicon re-forming, R6.6)"
+            elif name == "seven" and reforming:
+                why = " (no seven of trumps scores in Rubicon, R6.3)"
+            else:
+                why = ""
+            raise PositionError(f"seat {seat}: unknown declaration {name!r} for {text}{why} "
+                                f"(use: {', '.join(allowed)})")
+        base = name[len(BROKEN):] if name.startswith(BROKEN) else name
+        bit = _HIST_BITS[base]
+        if (ever if name == base else intact) & bit:
+            raise PositionError(f"seat {seat}: {text} cannot be both {base!r} and "
+                                f"{BROKEN + base!r}: a copy is in at most one intact "
+                                "combination of a kind, which is the one that counts")
+        if name.startswith(BROKEN):
+            ever |= bit
+        else:
+            intact |= bit
+    if not reforming:
+        return intact
+    return intact | ((intact | ever) << C.H_EVER_SHIFT)
 
 
 def _can_be_open(card: int, data: dict) -> bool:
@@ -315,11 +392,10 @@ def legal_declarations(pos: Position) -> list[dict[str, Any]]:
     from bezsim.engine.melds import select_copies
 
     params = pos.rules.params()
-    n_cards = pos.rules.packs * 32
-    stage1_tricks = (n_cards - pos.rules.players * 8) // pos.rules.players
-    if pos.phase != "declare" or pos.stage != 1 or pos.trick > stage1_tricks:
+    n_stage1 = stage1_tricks(pos.rules)
+    if pos.phase != "declare" or pos.stage != 1 or pos.trick > n_stage1:
         return []
-    if pos.trick == stage1_tricks and not params[C.PR_DECL_AFTER_LAST]:
+    if pos.trick == n_stage1 and not params[C.PR_DECL_AFTER_LAST]:
         return []
     seven_is_decl = bool(params[C.PR_SEVEN_IS_DECL])
     combos = sum(1 for k in pos.scored_this_trick if k not in _SEVEN_KINDS)
@@ -342,9 +418,12 @@ def legal_declarations(pos: Position) -> list[dict[str, Any]]:
         else:
             k = select_copies(params, S, seat, code)
             chosen = [int(c) for c in S[st.O_BUF:st.O_BUF + k]]
+        # the suit of a marriage, a plain sequence, or a sequence that would fix trumps (R6.2)
+        with_suit = (kind <= C.K_ROYAL_MARRIAGE or kind == C.K_PLAIN_SEQUENCE
+                     or (kind == C.K_SEQUENCE and pos.trumps == C.NO_TRUMP))
         result.append({
             "kind": C.KIND_NAMES[kind],
-            "suit": cards.suit_name(code & 3) if kind <= C.K_ROYAL_MARRIAGE else None,
+            "suit": cards.suit_name(code & 3) if with_suit else None,
             "points": points,
             "cards": [cards.card_name(c, with_copy=True) for c in chosen],
         })
@@ -410,7 +489,7 @@ def explain(pos: Position) -> dict[str, Any]:
         combos = [e for e in outcomes[0]["events"] if e["kind"] in _COMBINATION_NAMES]
         return {
             "variant": pos.rules.variant, "seat": pos.to_move, "phase": pos.phase,
-            "stage": pos.stage, "trick": pos.trick, "trumps": cards.suit_name(pos.trumps),
+            "stage": pos.stage, "trick": pos.trick, "trumps": trumps_name(pos.trumps),
             "won_trick": [cards.card_name(c, with_copy=True) for c in pos.won_trick],
             "current_trick": [], "legal_plays": [],
             "legal_declarations": combos,
@@ -422,7 +501,7 @@ def explain(pos: Position) -> dict[str, Any]:
         "phase": pos.phase,
         "stage": pos.stage,
         "trick": pos.trick,
-        "trumps": cards.suit_name(pos.trumps),
+        "trumps": trumps_name(pos.trumps),
         "current_trick": [cards.card_name(c, with_copy=True) for c in pos.current_trick],
         "legal_plays": [cards.card_name(c, with_copy=True) for c in plays],
         "legal_declarations": legal_declarations(pos),

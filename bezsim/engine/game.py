@@ -38,6 +38,7 @@ from bezsim.engine.constants import (
     HS_TRICKS_WON,
     K_CARTE_BLANCHE,
     N_KINDS,
+    NO_CARD,
     PR_BRISQUE_BONUS,
     PR_DOUBLE_GAME,
     PR_HAND_SIZE,
@@ -45,6 +46,7 @@ from bezsim.engine.constants import (
     PR_PLAYERS,
     PR_POINTS,
     PR_TARGET,
+    PR_TURNUP,
     SC_HAND_POINTS,
     SC_SCORE,
     SC_TRUMP,
@@ -91,7 +93,8 @@ def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
     players = params[PR_PLAYERS]
     hand_info[h, HI_DEALER] = dealer
     hand_info[h, HI_TRUMP] = S[O_SC + SC_TRUMP]
-    hand_info[h, HI_TURNUP] = S[O_STOCK + players * params[PR_HAND_SIZE]]
+    hand_info[h, HI_TURNUP] = (S[O_STOCK + players * params[PR_HAND_SIZE]]
+                               if params[PR_TURNUP] else NO_CARD)
     hand_info[h, HI_WINNER_TRICK24] = w24
     hand_info[h, HI_WINNER_LAST] = w_last
     for p in range(players):

@@ -327,9 +327,9 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
             at = O_CNT + seq_slot(s, trump)
             if (S[at + ACE] > 0 and S[at + TEN] > 0 and S[at + KING] > 0
                     and S[at + QUEEN] > 0 and S[at + JACK] > 0):
-                kind = K_SEQUENCE if (s == trump or undecided) else K_PLAIN_SEQUENCE
-                # a sequence in trumps is coded without a suit, unless it fixes trumps
-                suit = s if (undecided or kind == K_PLAIN_SEQUENCE) else 0
+                # no sequence in trumps before trumps are fixed (R6.2): the first one is plain
+                kind = K_SEQUENCE if s == trump else K_PLAIN_SEQUENCE
+                suit = 0 if kind == K_SEQUENCE else s     # the trump sequence has no suit code
                 n = _offer(S, out, n, kind, suit, params[PR_POINTS + kind])
         if S[O_CNT + CN_BQ_SINGLE] > 0 and S[O_CNT + CN_BJ_SINGLE] > 0:
             n = _offer(S, out, n, K_BEZIQUE, 0, params[PR_POINTS + K_BEZIQUE])
@@ -516,6 +516,22 @@ def score_combination(params, S, seat, code, hand_no, trick, status):
     if S[O_SC + SC_TRUMP] == NO_TRUMP and (kind <= K_PLAIN_SEQUENCE):
         S[O_SC + SC_TRUMP] = code_suit(code)   # R6.2: the first marriage or sequence
         set_roles(params, S)
+        recode_pending(S, players, code_suit(code))
+
+
+@njit(cache=True, _nrt=False)
+def recode_pending(S, players, trump):
+    """Combinations shown "to score" before trumps were fixed take their new kinds: a royal
+    marriage outside trumps becomes common, a plain sequence in trumps the trump sequence."""
+    for seat in range(players):
+        for i in range(S[O_PEND_N + seat]):
+            at = _pend_at(seat, i)
+            kind = code_kind(S[at])
+            suit = code_suit(S[at])
+            if kind == K_ROYAL_MARRIAGE and suit != trump:
+                S[at] = K_COMMON_MARRIAGE * 4 + suit
+            elif kind == K_PLAIN_SEQUENCE and suit == trump:
+                S[at] = K_SEQUENCE * 4
 
 
 # --- Rubicon re-forming (R6.6): a combination stays intact until one of its cards is played --

@@ -30,7 +30,7 @@ from bezsim.engine.constants import (
 
 N_MAX = 192            # six packs
 PENDING_MAX = 16       # "to score" combinations a seat can hold at once (R1.10)
-PENDING_WIDTH = 8      # code, n cards, up to 5 card ids
+PENDING_WIDTH = 10     # code, n cards, up to 8 card ids (a quadruple bezique)
 ACTIONS_MAX = 64
 
 # public regions (a policy may read these)
@@ -77,7 +77,7 @@ O_N_COUNTS = O_N_ROLES + 1                    # counts count_cards clears (melds
 O_CB = O_N_COUNTS + 1                          # + seat: 1 while carte blanche may repeat (R6.4)
 O_BRISQ_TAKEN = O_CB + MAX_PLAYERS            # + seat: brisque points taken this hand
 INSTANCE_MAX = 48
-INSTANCE_WIDTH = 8                            # kind, n cards, up to 6 cards
+INSTANCE_WIDTH = 10                           # kind, n cards, up to 8 cards
 O_INST = O_BRISQ_TAKEN + MAX_PLAYERS          # + (seat * INSTANCE_MAX + i) * INSTANCE_WIDTH:
                                               #   intact declared combinations (Rubicon, R6.6)
 O_INST_N = O_INST + MAX_PLAYERS * INSTANCE_MAX * INSTANCE_WIDTH
