@@ -46,6 +46,9 @@ def rubicon_stats(run_dir: str | Path) -> dict[str, Any]:
                         minlength=n)[:n] * 50.0),
         "games_with_triple_bezique": per_game_rate(events[kind == "triple_bezique"]),
         "games_with_quadruple_bezique": per_game_rate(events[kind == "quadruple_bezique"]),
+        "triple_beziques": int((kind == "triple_bezique").sum()),
+        "quadruple_beziques": int((kind == "quadruple_bezique").sum()),
+        "rubicons": int(games["rubicon"].sum()),
     }
 
 
@@ -61,7 +64,9 @@ def format_stats(stats: dict[str, Any]) -> str:
         f"carte blanche at the deal:     {ci(stats['carte_blanche_at_deal_per_seat'])} per seat",
         f"games with a carte blanche:    {ci(stats['games_with_carte_blanche'])}",
         f"carte blanche points per game: {ci(stats['carte_blanche_points_per_game'], '{:.2f}')}",
-        f"games with a triple bezique:   {ci(stats['games_with_triple_bezique'])}",
-        f"games with a quadruple:        {ci(stats['games_with_quadruple_bezique'])}",
+        f"games with a triple bezique:   {ci(stats['games_with_triple_bezique'])}"
+        f"  ({stats['triple_beziques']:,} declared)",
+        f"games with a quadruple:        {ci(stats['games_with_quadruple_bezique'])}"
+        f"  ({stats['quadruple_beziques']:,} declared)",
         "(95% intervals: Wilson for shares, normal for means)",
     ])
