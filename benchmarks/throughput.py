@@ -1,7 +1,8 @@
 """Throughput of bezsim: hands per second per core of the engine and of the whole simulate
 path (Parquet included), and the ratio to the same engine run as plain Python.
 
-    python benchmarks/throughput.py [--games 40000] [--python-games 20] [--variants ordinary,polish,rubicon]
+    python benchmarks/throughput.py [--games 40000] [--python-games 20]
+                                     [--variants ordinary,polish,rubicon]
 
 Prints one JSON line per case. "per core" divides by the threads used; the engine cases on
 one thread measure a core directly. Each case keeps the best of --repeat runs (the machine

@@ -9,6 +9,11 @@ Polish (R5): after each trick a line lists the winner's open cards (the new ones
 seven of trumps of the trick is shown as exchanged or scored where it lies, and the
 combinations one trick completes are one line, "seat 1 declares royal marriage ♠ 40 + four
 kings 80 = 120" (a single combination keeps the ordinary form, with its cards).
+
+Rubicon (R6): the hand starts with trumps undecided (no turn-up) and a line says when the first
+marriage or sequence fixes them (R6.2); carte blanche is shown with the hand it was scored on
+(R6.4); brisques are counted aside (R6.7) and listed at the end of the hand; the game ends with
+its settlement (R6.8): rounded totals, brisques, rubicon or not, and the stake worked out.
 """
 
 from __future__ import annotations
@@ -45,7 +50,10 @@ def transcript(rules: Rules, policies: list[str], seed: int, game: int) -> str:
     for hand_rows in _split_hands(rows):
         lines += replay.hand_lines(hand_rows)
     hands = int(batch.game_info[0, C.GI_HANDS])
-    lines += [_game_end_line(r, hands) for r in rows if r[0] == C.TR_GAME_END]
+    if replay.rubicon:
+        lines += _settlement_lines(batch.game_info[0], rules)
+    else:
+        lines += [_game_end_line(r, hands) for r in rows if r[0] == C.TR_GAME_END]
     return "\n".join(lines) + "\n"
 
 
@@ -82,6 +90,39 @@ def _split_hands(rows: list[tuple]) -> list[list[tuple]]:
     return [hands[h] for h in sorted(hands)]
 
 
+def _settlement_lines(info, rules: Rules) -> list[str]:
+    """Rubicon (R6.8): one hand is the game; the engine's settlement, worked out in words."""
+    points = [int(info[C.GI_SCORE + s]) for s in range(2)]
+    rounded = [int(info[C.GI_ROUNDED + s]) for s in range(2)]
+    brisques = [int(info[C.GI_BRISQUES + s]) for s in range(2)]
+    winner, stake = int(info[C.GI_WINNER]), int(info[C.GI_STAKE])
+    lines = ["\nGame over (Rubicon: one hand is the game, R6.8)",
+             f"{INDENT}totals: seat 0 {points[0]}, seat 1 {points[1]} | rounded down to 100: "
+             f"seat 0 {rounded[0]}, seat 1 {rounded[1]}",
+             f"{INDENT}brisques (counted aside): seat 0 {brisques[0]}, seat 1 {brisques[1]}"]
+    if winner < 0:
+        lines.append(f"{INDENT}draw: rounded totals and brisques both tie; stake {stake}")
+        return lines
+    loser = 1 - winner
+    how = "on brisques, the rounded totals tying" if rounded[0] == rounded[1] else (
+        f"{rounded[winner]} to {rounded[loser]}")
+    lines.append(f"{INDENT}seat {winner} wins {how}")
+    if info[C.GI_RUBICON]:
+        bonus = int(rules.options.get("rubicon_brisque_bonus", 300))
+        counted = max(rounded[loser], 100)
+        as_100 = " (counted as 100)" if rounded[loser] < 100 else ""
+        lines.append(f"{INDENT}seat {loser} is rubiconed: {points[loser]} points + "
+                     f"{brisques[loser]} brisques is under 1000")
+        lines.append(f"{INDENT}stake {stake} = {rounded[winner]} + {counted}{as_100} "
+                     f"+ {bonus} for brisques + 1000 for game")
+    else:
+        lines.append(f"{INDENT}seat {loser} is not rubiconed: {points[loser]} points + "
+                     f"{brisques[loser]} brisques reach 1000")
+        lines.append(f"{INDENT}stake {stake} = 500 for game + {rounded[winner]} - "
+                     f"{rounded[loser]}")
+    return lines
+
+
 def _game_end_line(row: tuple, hands: int) -> str:
     _, winner, score0, score1, double, stake = row[:6]
     if winner < 0:
@@ -105,12 +146,15 @@ class _Replay:
         self.hands: list[list[int]] = []
         self.turnup = C.NO_CARD
         self.polish = bool(params[C.PR_OPEN_CARDS])   # R5: open cards, compounds
+        self.rubicon = bool(params[C.PR_TRUMP_BY_MARRIAGE])   # R6: trumps by the first marriage
         self.open: list[list[int]] = []
         self.trump = 0
+        self.brisques: list[int] = []
 
     def hand_lines(self, rows: list[tuple]) -> list[str]:
         self.hands = [[] for _ in range(self.players)]
         self.open = [[] for _ in range(self.players)]
+        self.brisques = [0] * self.players
         for row in rows:
             if row[0] == C.TR_DEAL:
                 self.hands[row[2]].append(row[3])
@@ -123,6 +167,9 @@ class _Replay:
                 by_trick[row[2]].append(row)
         for trick in sorted(by_trick):
             lines += self._trick_lines(trick, by_trick[trick])
+        if self.rubicon:
+            aside = ", ".join(f"seat {s} {b}" for s, b in enumerate(self.brisques))
+            lines.append(f"{INDENT}brisques (counted aside, not scored): {aside}")
         lines += [self._hand_end_line(r) for r in rows if r[0] == C.TR_HAND_END]
         return lines
 
@@ -130,6 +177,9 @@ class _Replay:
         _, hand, dealer, trump, turnup, leader = row[:6]
         self.turnup = turnup
         self.trump = trump
+        if trump == C.NO_TRUMP:
+            return (f"\nHand {hand} | dealer: seat {dealer} | trumps undecided (no turn-up; "
+                    f"the first marriage or sequence fixes them) | seat {leader} leads")
         return (f"\nHand {hand} | dealer: seat {dealer} | trumps {suit_name(trump)} "
                 f"(turn-up {card_name(turnup)}) | seat {leader} leads")
 
@@ -149,6 +199,9 @@ class _Replay:
             lines.append(f"{INDENT}stage 2 (stock empty) — holding: {held}")
         for play in plays:
             self.hands[play[3]].remove(play[4])
+        for row in won:
+            self.brisques[row[3]] += 10 * sum(c >= 0 and rank_of(c) in (C.ACE, C.TEN)
+                                              for c in row[4:8])
         lines.append(f"{INDENT}{_trick_line(trick, plays, won)}")
         return lines + [NOTE + line for line in self._notes(rows, _killers(rows))]
 
@@ -161,8 +214,12 @@ class _Replay:
         exchange: tuple | None = None
         shows: list[tuple] = []
         draws: list[tuple] = []
+        after_draws: list[tuple] = []      # carte blanche again after a draw (R6.4)
         for i, row in enumerate(rows):
             kind = row[0]
+            if kind == C.TR_EVENT and row[4] == C.K_CARTE_BLANCHE and draws:
+                after_draws.append(row)
+                continue
             if kind != C.TR_SHOW and shows:
                 lines.append(_show_line(shows))
                 shows = []
@@ -176,8 +233,12 @@ class _Replay:
                     lines.append(_show_line(shows))
                     shows = []
                 shows.append(row)
+            elif kind == C.TR_EVENT and row[4] == C.K_CARTE_BLANCHE:
+                lines.append(self._carte_blanche_line(row, None))
             elif kind == C.TR_EVENT:
                 lines.append(_event_line(row, declared, exchange, killers.get(i)))
+                if self.rubicon:
+                    lines += self._trumps_fixed(row, declared)
                 declared, exchange = [], None
             elif kind == C.TR_DRAW:
                 draws.append(row)
@@ -185,7 +246,31 @@ class _Replay:
             lines.append(_show_line(shows))
         if draws:
             lines.append(self._draw_line(draws))
+        for row in after_draws:
+            drawn = next(r[4] for r in draws if r[3] == row[3])
+            lines.append(self._carte_blanche_line(row, drawn))
         return lines
+
+    def _carte_blanche_line(self, row: tuple, drawn: int | None) -> str:
+        """R6.4: the hand without K, Q or J is shown (after a draw: the card drawn)."""
+        seat, points = row[3], row[7]
+        if drawn is None:
+            return (f"seat {seat} carte blanche, no K, Q or J: shows "
+                    f"{cards_text(self.hands[seat])}: +{points}")
+        return (f"seat {seat} carte blanche again, drew {card_name(drawn)}: shows "
+                f"{cards_text(self.hands[seat])}: +{points}")
+
+    def _trumps_fixed(self, row: tuple, declared: list[int]) -> list[str]:
+        """R6.2: the first marriage or sequence declared fixes trumps."""
+        _, _, _, seat, kind, status, _, _ = row
+        fixing = kind in (C.K_ROYAL_MARRIAGE, C.K_COMMON_MARRIAGE, C.K_SEQUENCE,
+                          C.K_PLAIN_SEQUENCE)
+        if self.trump != C.NO_TRUMP or not fixing or status == C.EV_LOST or not declared:
+            return []
+        self.trump = suit_of(declared[0])
+        what = "marriage" if kind <= C.K_ROYAL_MARRIAGE else "sequence"
+        return [f"trumps fixed: {suit_name(self.trump)} (seat {seat}'s {what}, the first "
+                f"declared)"]
 
     def _polish_notes(self, rows: list[tuple]) -> list[str]:
         """Polish (R5): the trick's points and seven in engine order, then the winner's open
@@ -295,7 +380,7 @@ def _compound_line(combos: list[tuple[tuple, list[int]]]) -> str:
 def _show_line(shows: list[tuple]) -> str:
     seat, code = shows[0][3], shows[0][5]
     kind, suit = code // 4, code % 4
-    extra = suit + 1 if kind <= C.K_ROYAL_MARRIAGE else 0
+    extra = suit + 1 if kind <= C.K_ROYAL_MARRIAGE or kind == C.K_PLAIN_SEQUENCE else 0
     cards = cards_text([r[4] for r in shows])
     return f"seat {seat} shows {kind_label(kind, extra)} ({cards}) to score"
 

@@ -19,6 +19,21 @@ and as a whole: the checker computes every combination the trick completes and r
 exactly those (R5.2 completeness). Hand points, combination counts and compounds are checked
 against the outcome arrays.
 
+Rubicon (R6) is walked by ``RubiconHand``: one hand is one game. 128 cards each dealt or drawn
+once and played once; nine cards each dealt by threes from the dealer's left, no turn-up;
+55 stock tricks and 9 under R1.6; trick winners with trumps undecided (TR_HAND_START trump -1:
+the highest card of the suit led) and after; trumps fixed by the first marriage (royal 40) or
+sequence (plain 150: no sequence in trumps before trumps exist) declared, and the points that
+follow (royal 40 or common 20, trump sequence 250 or plain 150, beziques 40/500/1500/4500,
+fours); one combination per trick, the others shown to score (every one the winner could
+score is shown), keeping their identity when trumps are fixed, scored or lost once as in
+R1.10; R6.6 reuse per copy (classes M, B, F in order, never downward
+within a class, marriage_to_sequence) with re-forming, the checker keeping every intact
+declared combination itself; carte blanche exactly when due (deal, then each draw until the
+first court card); brisques aside, 320 in all; 50 for trick 64; the settlement (R6.8)
+recomputed here; and the hand_seat / hand_info / game_info rows. Greedy seats again prove that
+the best legal declaration was offered.
+
 Also here: determinism of the real engine across threads, serial runs and shard sizes.
 """
 
@@ -36,9 +51,10 @@ from bezsim.rules import Rules
 
 # --- the presets every variant must pass, and the policy pairs ------------------------------
 
-PRESETS = [Rules.make("ordinary"), Rules.make("polish")]
+PRESETS = [Rules.make("ordinary"), Rules.make("polish"), Rules.make("rubicon")]
 POLICY_PAIRS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy")]
-HANDS_PER_CASE = 5000      # x 3 policy pairs: 15,000 checked hands per preset
+# x 3 policy pairs: 15,000 checked hands per preset; Rubicon hands (= games) are 64 tricks
+HANDS_PER_CASE = {"ordinary": 5000, "polish": 5000, "rubicon": 3400}
 # non-default options the checker also understands (a smaller run each)
 OPTION_SETS = [
     {"stage2_duty": "follow_only", "last_trick": "both", "brisques_when": "when_won",
@@ -135,6 +151,9 @@ class Game:
                  policies: tuple[str, ...] = ("random", "random")) -> None:
         self.o = rules.options
         self.polish = rules.variant == "polish"     # R5: open cards, compound declarations
+        self.rubicon = rules.variant == "rubicon"   # R6: one hand is one game, settled
+        self.brisques = [0, 0]                      # Rubicon: brisques counted aside (R6.7)
+        self.trump = -1
         self.policies = tuple(policies)
         self.rows = rows
         self.pos = 0
@@ -164,7 +183,8 @@ class Game:
         first_dealer = int(self.batch.game_info[0, C.GI_FIRST_DEALER])
         while not self.at(C.TR_GAME_END):
             expect(self.peek() is not None, "trace ends without TR_GAME_END")
-            hand_class = PolishHand if self.polish else Hand
+            hand_class = (PolishHand if self.polish else
+                          RubiconHand if self.rubicon else Hand)
             over = hand_class(self, hand, (first_dealer + hand) % 2).run()
             hand += 1
             if over:
@@ -173,6 +193,9 @@ class Game:
         return hand
 
     def check_game_end(self, hands: int) -> None:
+        if self.rubicon:
+            self.check_rubicon_end(hands)
+            return
         row = self.take(C.TR_GAME_END, "game end")
         expect(self.pos == len(self.rows), "rows after the game end")
         target = self.o["target"]
@@ -205,6 +228,36 @@ class Game:
             expect(list(info) == want["info"], "hand_info", h, list(info), want["info"])
             for seat in range(2):
                 expect(list(b.hand_seat[0, h, seat]) == want["seat"][seat], "hand_seat", h, seat)
+
+
+    def check_rubicon_end(self, hands: int) -> None:
+        """R6.8 recomputed here: one hand, rounded totals, brisques aside, rubicon, stake;
+        then the game_info row, the events array and the hand rows."""
+        row = self.take(C.TR_GAME_END, "game end")
+        expect(self.pos == len(self.rows), "rows after the game end")
+        expect(hands == 1, "a Rubicon game is one hand (R6.8)", hands)
+        bonus = int(self.o["rubicon_brisque_bonus"])
+        winner, rounded, rubicon, stake = rubicon_settlement(self.scores, self.brisques, bonus)
+        expect(row[1:6] == [winner, *self.scores, 0, stake], "game result (R6.8)", row,
+               self.scores, self.brisques)
+        gi = self.batch.game_info[0]
+        want = [0] * C.GI_SIZE
+        want[C.GI_HANDS:C.GI_RUBICON + 1] = [1, gi[C.GI_FIRST_DEALER], winner, 0, stake, 0,
+                                             len(self.events), rubicon]
+        want[C.GI_SCORE:C.GI_SCORE + 2] = self.scores
+        want[C.GI_ROUNDED:C.GI_ROUNDED + 2] = rounded
+        want[C.GI_BRISQUES:C.GI_BRISQUES + 2] = self.brisques
+        expect(list(gi) == want, "game_info (R6.8)", list(gi), "expected", want)
+        ev = unpack_events(self.batch.events[0, :len(self.events)])
+        cols = ("hand", "trick", "seat", "kind", "status", "extra", "points")
+        packed = list(zip(*(ev[c].tolist() for c in cols), strict=True))
+        expect(packed == self.events, "events array differs from the traced events")
+        rows = self.hand_rows[0]
+        info = list(self.batch.hand_info[0, 0])
+        expect(info == rows["info"], "hand_info", info, rows["info"])
+        for seat in range(2):
+            expect(list(self.batch.hand_seat[0, 0, seat]) == rows["seat"][seat], "hand_seat",
+                   seat, list(self.batch.hand_seat[0, 0, seat]), rows["seat"][seat])
 
 
 class Hand:
@@ -861,6 +914,403 @@ class PolishHand(Hand):
         return rows
 
 
+# --- Rubicon bézique, R6 ----------------------------------------------------------------------
+
+RUBICON_CARDS = frozenset(range(128))
+RUBICON_STAGE1 = 55          # R6.1: 110 stock cards, two a trick
+RUBICON_TRICKS = 64
+COURT = (KING, QUEEN, JACK)
+SEQ_RANKS = (ACE, TEN, KING, QUEEN, JACK)
+BEZ_LEVEL = {C.K_BEZIQUE: 1, C.K_DOUBLE_BEZIQUE: 2, C.K_TRIPLE_BEZIQUE: 3,
+             C.K_QUADRUPLE_BEZIQUE: 4}
+R_POINTS = {C.K_COMMON_MARRIAGE: 20, C.K_ROYAL_MARRIAGE: 40, C.K_SEQUENCE: 250,
+            C.K_PLAIN_SEQUENCE: 150, C.K_BEZIQUE: 40, C.K_DOUBLE_BEZIQUE: 500,
+            C.K_TRIPLE_BEZIQUE: 1500, C.K_QUADRUPLE_BEZIQUE: 4500, C.K_FOUR_ACES: 100,
+            C.K_FOUR_KINGS: 80, C.K_FOUR_QUEENS: 60, C.K_FOUR_JACKS: 40,
+            C.K_LAST_TRICK: 50, C.K_CARTE_BLANCHE: 50}          # R1.8, R6.3, R6.4
+R_COMBOS = frozenset(R_POINTS) - {C.K_LAST_TRICK, C.K_CARTE_BLANCHE}
+# the tag a copy gets in each kind (R1.9 rule 1 is per kind) and its class (R6.6: M, B, F)
+R_TAG = {C.K_COMMON_MARRIAGE: "marriage", C.K_ROYAL_MARRIAGE: "marriage",
+         C.K_SEQUENCE: "sequence", C.K_PLAIN_SEQUENCE: "sequence", C.K_BEZIQUE: "bez1",
+         C.K_DOUBLE_BEZIQUE: "bez2", C.K_TRIPLE_BEZIQUE: "bez3",
+         C.K_QUADRUPLE_BEZIQUE: "bez4"} | {k: "four" for k in FOURS}
+R_CLASS = {"marriage": 0, "sequence": 0, "bez1": 1, "bez2": 1, "bez3": 1, "bez4": 1,
+           "four": 2}
+Q_SPADES, J_DIAMONDS = SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
+
+
+def family(kind: int, suit_of_cards: int) -> tuple[int, int]:
+    """What a combination IS, whatever trumps make it worth: (group, suit). A marriage or a
+    sequence shown to score keeps its identity when trumps are fixed later; its worth follows
+    trumps (R1.10, R6.2)."""
+    if kind in MARRIAGES:
+        return 0, suit_of_cards
+    if kind in (C.K_SEQUENCE, C.K_PLAIN_SEQUENCE):
+        return 1, suit_of_cards
+    return 2 + kind, 0
+
+
+def rubicon_settlement(points: list[int], brisques: list[int],
+                       bonus: int) -> tuple[int, list[int], int, int]:
+    """R6.7, R6.8 from the rules text: (winner or -1, rounded totals, rubicon, stake).
+    Readings (as documented in bezsim.engine.settlement): a tie after rounding goes to the
+    seat with more brisques; the loser is rubiconed if his points plus his brisques are under
+    1000; a rubiconed loser's rounded total counts as 100 if under 100."""
+    rounded = [p - p % 100 for p in points]
+    if rounded[0] != rounded[1]:
+        winner = 0 if rounded[0] > rounded[1] else 1
+    elif brisques[0] != brisques[1]:
+        winner = 0 if brisques[0] > brisques[1] else 1
+    else:
+        return -1, rounded, 0, 0
+    loser = 1 - winner
+    if points[loser] + brisques[loser] < 1000:
+        return winner, rounded, 1, rounded[winner] + max(rounded[loser], 100) + bonus + 1000
+    return winner, rounded, 0, 500 + rounded[winner] - rounded[loser]
+
+
+class RubiconHand(Hand):
+    """One hand (= one game) of Rubicon bézique (R6): four packs, nine cards dealt 3-3-3
+    starting left of the dealer, no turn-up; 55 stock tricks with draws, then 9 under R1.6.
+    Trumps are undecided until the first marriage or sequence is declared (R6.2); one
+    combination scores per trick won, the others are shown to score (R1.10, R6.5); copies are
+    reused per R6.6 (classes M, B, F; re-forming once a card of the combination is played:
+    every intact declared combination is tracked here); carte blanche (R6.4); brisques are
+    counted aside (R6.7); the last trick scores 50 (R6.3).
+
+    Readings of R6.2: while trumps are undecided every marriage is royal (40) and, "no
+    sequence-in-trumps" existing yet, a sequence is a plain one (150) of its suit; the first
+    marriage or sequence scored fixes trumps to its suit. A combination shown to score keeps
+    its identity (K+Q of a suit, a suit's sequence) when trumps are fixed, and takes the worth
+    trumps give it: a royal marriage outside trumps is then common, a plain sequence in trumps
+    the trump sequence; it scores "shown earlier", or is lost, once.
+    """
+
+    def __init__(self, game: Game, number: int, dealer: int) -> None:
+        super().__init__(game, number, dealer)
+        self.ever: dict[int, set[str]] = {}            # copy -> every tag it scored in
+        self.intact: list[list[tuple[str, frozenset]]] = [[], []]   # seat -> (tag, cards)
+        self.active: dict[int, set[str]] = {}          # copy -> tags of its intact ones
+        self.shown: list[dict] = [{}, {}]   # seat -> family -> (kind, extra, shown cards)
+        self.cb = [False, False]            # carte blanche may still repeat (R6.4)
+        self.cb_count = [0, 0]
+        self.trump_fixed_at = -1
+        self.any_class = self.o["rubicon_reuse"] == "any_class"
+        self.marriage_to_sequence = self.o["marriage_to_sequence"] == "true"
+
+    def run(self) -> bool:
+        self.deal()
+        leader = 1 - self.dealer
+        for trick in range(1, RUBICON_TRICKS + 1):
+            leader = self.trick(trick, leader)
+        self.end_of_hand()
+        self.hand_end()
+        return True                          # one hand is one game (R6.8)
+
+    # --- deal (R6.1) and carte blanche (R6.4) ----------------------------------------------
+    def deal(self) -> None:
+        nd, d = 1 - self.dealer, self.dealer
+        for seat in ([nd] * 3 + [d] * 3) * 3:
+            row = self.g.take(C.TR_DEAL, "deal")
+            expect(row[1:3] == [self.n, seat], "deal by threes, left of the dealer first (R6.1)",
+                   row)
+            self.receive(seat, row[3])
+        row = self.g.take(C.TR_HAND_START, "hand start")
+        expect(row[1:6] == [self.n, self.dealer, -1, -1, nd],
+               "hand start: no turn-up, trumps undecided, left of the dealer leads (R6.1)", row)
+        for seat in (nd, d):
+            if not any(rank(c) in COURT for c in self.hands[seat]):
+                self.event(0, seat, C.K_CARTE_BLANCHE)
+                self.cb[seat] = self.o["carte_blanche_repeats"] == "true"
+
+    def new_card(self, card: int) -> None:
+        expect(0 <= card < 128 and card not in self.seen, "card seen twice in a hand", card)
+        self.seen.add(card)
+
+    def event(self, trick: int, seat: int, kind: int, status: int = C.EV_SCORED,
+              extra: int = 0, points: int | None = None) -> list[int]:
+        row = self.g.take(C.TR_EVENT, f"event {C.KIND_NAMES[kind]}")
+        pts = 0 if status == C.EV_LOST else R_POINTS[kind]
+        want = [self.n, trick, seat, kind, status, extra, pts]
+        expect(row[1:8] == want, "event", row[1:8], "expected", want)
+        self.points[seat][kind] += pts
+        if kind in R_COMBOS and status != C.EV_LOST:
+            self.combos[seat] += 1
+        if kind == C.K_CARTE_BLANCHE:
+            self.cb_count[seat] += 1
+        return row
+
+    # --- a trick ------------------------------------------------------------------------------
+    def trick(self, t: int, leader: int) -> int:
+        stage1 = t <= RUBICON_STAGE1
+        cards = [self.play(t, leader, None, stage1), None]
+        cards[1] = self.play(t, 1 - leader, cards[0], stage1)
+        w = (leader + trick_winner(cards[0], cards[1], self.trump)) % 2   # trump -1: none
+        row = self.g.take(C.TR_TRICK_WON, "trick won")
+        expect(row[1:8] == [self.n, t, w, cards[0], cards[1], -1, -1], "trick winner (R1.3)",
+               row, "expected winner", w, "trumps", self.trump)
+        self.won[w] += 1
+        self.winners[t] = w
+        self.brisques[w] += 10 * sum(rank(c) in (ACE, TEN) for c in cards)   # aside (R6.7)
+        if t == RUBICON_TRICKS:
+            self.event(t, w, C.K_LAST_TRICK)                                  # R6.3
+        if stage1:
+            self.declarations(t, w)
+            self.draws(t, w)
+        return w
+
+    def after_play(self, t: int, seat: int, card: int, stage1: bool) -> None:
+        """R1.10: a played card kills every combination shown to score with it; R6.6: it breaks
+        every intact declared combination it is in, freeing the others to re-form."""
+        dead = [key for key, (_, _, cards) in self.shown[seat].items() if card in cards]
+        want = sorted(self.shown[seat][key][:2] for key in dead)
+        got = []
+        for _ in dead:
+            row = self.g.peek()
+            expect(row is not None and row[0] == C.TR_EVENT and row[5] == C.EV_LOST,
+                   "a shown combination was not lost when its card was played (R1.10)", row)
+            got.append((row[4], row[6]))
+            self.event(t, seat, row[4], C.EV_LOST, row[6])
+        expect(sorted(got) == want, "lost combinations", got, want)
+        for key in dead:
+            del self.shown[seat][key]
+        keep = []
+        for tg, cs in self.intact[seat]:
+            if card in cs:
+                for c in cs:
+                    self.active[c].discard(tg)
+            else:
+                keep.append((tg, cs))
+        self.intact[seat] = keep
+
+    def worth(self, group: int, s: int) -> tuple[int, int]:
+        """(kind, extra) of the marriage (group 0) or sequence (1) of suit s under the current
+        trumps (R6.2, R6.3)."""
+        if group == 0:
+            royal = self.trump < 0 or s == self.trump    # undecided: every marriage royal
+            return (C.K_ROYAL_MARRIAGE if royal else C.K_COMMON_MARRIAGE), s + 1
+        if s == self.trump:
+            return C.K_SEQUENCE, 0
+        return C.K_PLAIN_SEQUENCE, s + 1                 # undecided: no trump sequence yet
+
+    # --- what a copy may still score in (R1.9 as amended by R6.6) ---------------------------
+    def may(self, c: int, tg: str) -> bool:
+        if tg in self.active.get(c, ()):
+            return False             # same kind while its combination is intact (re-forming)
+        ever = self.ever.get(c)
+        if not ever:
+            return True
+        if not self.any_class and any(R_CLASS[e] > R_CLASS[tg] for e in ever):
+            return False             # never back to an earlier class (R6.6 later_class)
+        if tg == "marriage":
+            return "sequence" not in ever                        # never downward (R1.9.2)
+        if tg == "sequence":
+            return self.marriage_to_sequence or "marriage" not in ever   # option (R6.6)
+        if tg == "bez2" and self.o["double_bezique"] == "all_at_once" and "bez1" in ever:
+            return False             # option: no double by adding a pair to a single (R9)
+        if tg.startswith("bez"):
+            return all(not (e.startswith("bez") and e > tg) for e in ever)  # never downward
+        return True
+
+    def legal_codes(self, w: int) -> dict[tuple[int, int], tuple[int, int]]:
+        """Every combination w may score now: family -> (kind, extra) (R1.8, R6.2-R6.6)."""
+        by_face: dict[int, list[int]] = {}
+        for c in self.hands[w]:
+            by_face.setdefault(face(c), []).append(c)
+
+        def n_free(f: int, tg: str) -> int:
+            return sum(self.may(c, tg) for c in by_face.get(f, ()))
+
+        out = {}
+        for s in range(4):
+            if n_free(s * 8 + KING, "marriage") and n_free(s * 8 + QUEEN, "marriage"):
+                out[(0, s)] = self.worth(0, s)
+            if all(n_free(s * 8 + r, "sequence") for r in SEQ_RANKS):
+                out[(1, s)] = self.worth(1, s)
+        for kind, level in BEZ_LEVEL.items():
+            tg = R_TAG[kind]
+            if n_free(Q_SPADES, tg) >= level and n_free(J_DIAMONDS, tg) >= level:
+                out[family(kind, 0)] = (kind, 0)
+        for kind, r in FOURS.items():
+            if sum(self.may(c, "four") for c in self.hands[w] if rank(c) == r) >= 4:
+                out[family(kind, 0)] = (kind, 0)
+        return out
+
+    # --- declarations (R1.7, R1.10, R6.2-R6.6) -----------------------------------------------
+    def declarations(self, t: int, w: int) -> None:
+        # greedy takes the best offer (declining is worth 0): what it did shows what was offered
+        offers = self.legal_codes(w) if self.g.policies[w] == "greedy" else None
+        if offers is not None and not self.g.at(C.TR_DECLARED_CARD):
+            expect(not offers, "a legal declaration was not offered to greedy", offers)
+        scored = False
+        while self.g.at(C.TR_DECLARED_CARD):
+            expect(not scored, "two combinations scored on one trick (R1.10, R6.5)")
+            self.rubicon_declaration(t, w, offers)
+            scored = True
+            if t < RUBICON_STAGE1:
+                self.shows(t, w)
+        expect(not self.g.at(C.TR_SHOW), "shown to score without a declaration",
+               self.g.peek())
+        if t == RUBICON_STAGE1:
+            self.rubicon_flush(t)
+
+    def rubicon_declaration(self, t: int, w: int, offers) -> int:
+        cards, kinds = self.declared_cards(t, w)
+        row = self.g.peek()
+        expect(row is not None and row[0] == C.TR_EVENT, "declared cards without an event", row)
+        kind, status, extra = row[4], row[5], row[6]
+        expect(row[3] == w, "only the trick winner declares (R1.7)", row)
+        expect(kind in R_COMBOS and all(k == kind for k in kinds),
+               "declared cards of another kind, or not a combination", kinds, row)
+        expect(len(set(cards)) == len(cards)
+               and all(c in self.hands[w] for c in cards),
+               "declared card not held, already played or used twice (R1.8)", cards,
+               self.hands[w])
+        s = self.rubicon_shape(kind, extra, cards)
+        tg = R_TAG[kind]
+        expect(all(self.may(c, tg) for c in cards),
+               "a copy reused against R6.6 (same kind while intact, earlier class, downward)",
+               C.KIND_NAMES[kind], cards, [sorted(self.ever.get(c, ())) for c in cards])
+        key = family(kind, s)
+        if offers is not None:
+            best = max((R_POINTS[k] for k, _ in offers.values()), default=None)
+            expect(R_POINTS[kind] == best, "greedy declared less than the best legal "
+                   "declaration", C.KIND_NAMES[kind], offers)
+        was_shown = key in self.shown[w]
+        expect(status == (C.EV_SCORED_PENDING if was_shown else C.EV_SCORED),
+               "status of a declaration vs. shown to score (R1.10)", row, self.shown[w])
+        self.shown[w].pop(key, None)
+        self.event(t, w, kind, status, extra)
+        for c in cards:
+            self.ever.setdefault(c, set()).add(tg)
+            self.active.setdefault(c, set()).add(tg)
+        self.intact[w].append((tg, frozenset(cards)))
+        if self.trump < 0 and key[0] in (0, 1):
+            self.trump = s                               # R6.2: the first marriage/sequence
+            self.trump_fixed_at = t
+            for shown in self.shown:                     # shown ones: worth under trumps
+                for (group, suit_), (_, _, cards_) in list(shown.items()):
+                    if group in (0, 1):
+                        shown[(group, suit_)] = (*self.worth(group, suit_), cards_)
+        return kind
+
+    def rubicon_shape(self, kind: int, extra: int, cards: list[int]) -> int:
+        """R1.8, R6.2, R6.3: the cards make the kind, worth what trumps make it; returns the
+        suit of a marriage or sequence (else 0)."""
+        faces = sorted(face(c) for c in cards)
+        if kind in MARRIAGES:
+            s = extra - 1
+            expect(faces == [s * 8 + KING, s * 8 + QUEEN], "marriage is K+Q of a suit", faces)
+            expect((kind, extra) == self.worth(0, s),
+                   "royal iff trumps undecided or in trumps (R6.2, E9)", kind, s, self.trump)
+            return s
+        if kind in (C.K_SEQUENCE, C.K_PLAIN_SEQUENCE):
+            s = suit(cards[0])
+            expect(faces == [s * 8 + r for r in (ACE, TEN, KING, QUEEN, JACK)],
+                   "sequence is A 10 K Q J of one suit", faces)
+            expect((kind, extra) == self.worth(1, s), "a sequence is the trump sequence iff "
+                   "in trumps fixed (R6.2, R6.3); a plain one records its suit", kind, extra,
+                   s, self.trump)
+            return s
+        expect(extra == 0, "extra is only for marriages and plain sequences", kind, extra)
+        if kind in BEZ_LEVEL:
+            n = BEZ_LEVEL[kind]
+            expect(faces == [Q_SPADES] * n + [J_DIAMONDS] * n, "bezique cards", faces)
+        else:
+            expect(len(cards) == 4 and all(rank(c) == FOURS[kind] for c in cards),
+                   "four of a rank", faces)
+        return 0
+
+    def shows(self, t: int, w: int) -> None:
+        """After a score, every other combination w can make is shown to score (R1.10), one
+        group of TR_SHOW rows each; shown earlier ones stay shown."""
+        legal = self.legal_codes(w)
+        got = {}
+        while self.g.at(C.TR_SHOW):
+            code = self.g.peek()[5]
+            cards = []
+            while self.g.at(C.TR_SHOW) and self.g.peek()[5] == code:
+                row = self.g.take(C.TR_SHOW, "show")
+                expect(row[1:4] == [self.n, t, w], "shown by the trick winner", row)
+                cards.append(row[4])
+            kind, s = code // 4, code % 4
+            expect(kind in R_COMBOS, "shown code is not a combination", code)
+            if kind == C.K_SEQUENCE:
+                s = self.trump                  # the trump sequence is coded without a suit
+            extra = s + 1 if kind in MARRIAGES or kind == C.K_PLAIN_SEQUENCE else 0
+            key = family(kind, s)
+            expect(key not in got and key not in self.shown[w],
+                   "the same combination shown twice", code)
+            expect(len(set(cards)) == len(cards) and all(c in self.hands[w] for c in cards),
+                   "shown card not held", cards)
+            self.rubicon_shape(kind, extra, cards)
+            expect(all(self.may(c, R_TAG[kind]) for c in cards),
+                   "shown combination that could not score (R6.6)", kind, cards)
+            got[key] = (kind, extra, cards)
+        want = {key for key in legal if key not in self.shown[w]}
+        expect(set(got) == want, "shown to score is not every other legal combination",
+               sorted(got), sorted(want))
+        self.shown[w].update(got)
+
+    def rubicon_flush(self, t: int) -> None:
+        """End of stage 1 (trick 55): every combination still to score is lost (R1.10)."""
+        want = sorted((seat, k, e) for seat in range(2) for k, e, _ in self.shown[seat].values())
+        got = []
+        for _ in want:
+            row = self.g.peek()
+            expect(row is not None and row[0] == C.TR_EVENT and row[5] == C.EV_LOST,
+                   "to score not lost at the end of stage 1", row)
+            got.append((row[3], row[4], row[6]))
+            self.event(t, row[3], row[4], C.EV_LOST, row[6])
+        expect(sorted(got) == want, "combinations lost at the end of stage 1", got, want)
+        self.shown = [{}, {}]
+
+    # --- draws (R1.5) and carte blanche again (R6.4) --------------------------------------------
+    def draws(self, t: int, w: int) -> None:
+        for seat in (w, 1 - w):
+            row = self.g.take(C.TR_DRAW, "draw")
+            expect(row[1:4] == [self.n, t, seat], "trick winner draws first (R1.5)", row)
+            self.receive(seat, row[4])
+            if self.cb[seat]:
+                if rank(row[4]) in COURT:
+                    self.cb[seat] = False          # the first court card ends it (E10)
+                else:
+                    self.event(t, seat, C.K_CARTE_BLANCHE)
+
+    # --- end of the hand and of the game (R6.3, R6.7, R6.8) ----------------------------------
+    def end_of_hand(self) -> None:
+        expect(self.hands == [[], []], "cards left in hand after 64 tricks", self.hands)
+        expect(self.played == RUBICON_CARDS and self.seen == RUBICON_CARDS,
+               "every one of the 128 cards dealt or drawn once and played once (R6.1)")
+        expect(sum(self.brisques) == 320, "brisques sum to 320 (R1.4)", self.brisques)
+        expect(not any(self.points[s][C.K_BRISQUES] for s in range(2)),
+               "brisques scored in Rubicon (R6.7)")
+        last = [self.points[s][C.K_LAST_TRICK] for s in range(2)]
+        w64 = self.winners[RUBICON_TRICKS]
+        expect(last[w64] == 50 and last[1 - w64] == 0, "last trick 50 to trick 64's winner")
+        expect(all(not p for p in self.shown), "shown combinations left after the hand")
+
+    def hand_end(self) -> bool:
+        row = self.g.take(C.TR_HAND_END, "hand end")
+        pts = [sum(self.points[s].values()) for s in range(2)]
+        self.g.scores = pts
+        expect(row[1:6] == [self.n, *pts, *pts], "hand end totals", row, pts)
+        self.g.hand_rows.append(self.batch_rows())
+        self.g.brisques = list(self.brisques)
+        self.g.trump = self.trump
+        return True
+
+    def batch_rows(self) -> dict:
+        info = [self.dealer, self.trump, -1, self.winners[RUBICON_STAGE1],   # no turn-up
+                self.winners[RUBICON_TRICKS]]
+        seats = []
+        for s in range(2):
+            kinds = [self.points[s][k] for k in range(C.N_KINDS)]
+            seats.append([sum(kinds), sum(kinds), self.won[s], self.combos[s],
+                          self.combos[s], 0, self.brisques[s], self.cb_count[s], *kinds])
+        return {"info": info, "seat": seats}
+
+
 def check_game(rules: Rules, policies: list[str], seed: int, game: int) -> int:
     """Play one game with its trace, check it; return the number of hands."""
     batch, trace = trace_one(rules, policies, seed, game)
@@ -885,8 +1335,8 @@ def check_until(rules: Rules, policies: list[str], seed: int, hands: int) -> tup
 @pytest.mark.parametrize("policies", POLICY_PAIRS, ids="/".join)
 def test_conformance(rules, policies):
     seed = 1000 + POLICY_PAIRS.index(policies)
-    games, hands = check_until(rules, list(policies), seed, HANDS_PER_CASE)
-    assert hands >= HANDS_PER_CASE
+    games, hands = check_until(rules, list(policies), seed, HANDS_PER_CASE[rules.variant])
+    assert hands >= HANDS_PER_CASE[rules.variant]
     # the traced games are the batch's games
     batch = run_games(rules, list(policies), seed, 0, games)
     assert int(batch.game_info[:, C.GI_HANDS].sum()) == hands
@@ -1073,6 +1523,272 @@ def test_polish_hand_info_records_trick24_winner():
     won = {(r[1], r[2]): r[3] for r in trace.tolist() if r[0] == C.TR_TRICK_WON}
     for h in range(int(batch.game_info[0, C.GI_HANDS])):
         assert batch.hand_info[0, h, C.HI_WINNER_TRICK24] == won[(h, 24)]
+
+
+# --- Rubicon: option sets, rare cases, the checker's own teeth, known engine bugs --------------
+
+RUBICON = PRESETS[2]
+RUBICON_OPTION_SETS = [
+    {"rubicon_reuse": "any_class", "marriage_to_sequence": "true",
+     "carte_blanche_repeats": "false", "rubicon_brisque_bonus": "320",
+     "stage2_duty": "follow_only"},
+]
+HANDS_PER_RUBICON_OPTION_SET = 800
+
+
+@pytest.mark.parametrize("options", RUBICON_OPTION_SETS, ids=lambda o: ",".join(sorted(o)))
+def test_rubicon_conformance_with_options(options):
+    rules = Rules.make("rubicon", options)
+    _, hands = check_until(rules, ["greedy", "random"], 79, HANDS_PER_RUBICON_OPTION_SET)
+    assert hands >= HANDS_PER_RUBICON_OPTION_SET
+
+
+# (seed, game) of greedy/greedy games with rare events, found by scanning batch runs
+RUBICON_TRIPLE_BEZIQUE = [(7, 4376), (7, 4867), (7, 19796)]
+RUBICON_SAVED_BY_BRISQUES = (2, 37201)     # the loser's 750 points + 280 brisques: no rubicon
+# trick 1: seat 0 shows K♣ Q♣ to score as royal (trumps undecided); trick 2: seat 1's royal
+# marriage fixes trumps ♦; trick 4: seat 0 scores K♣ Q♣, now common (20), as shown earlier
+RUBICON_SHOWN_THEN_TRUMPS_FIXED = (5, 542)
+
+
+def test_rubicon_conformance_on_rare_games():
+    """Triple bezique (1500), a loser saved from the rubicon by his brisques (R6.8) and a
+    marriage shown as royal before trumps were fixed in another suit (scored once, as common,
+    "shown earlier"; never lost afterwards: R1.10, R6.2) pass the checker too; the first two
+    never come up in the 10,000 games above."""
+    for seed, game in RUBICON_TRIPLE_BEZIQUE:
+        assert check_game(RUBICON, ["greedy", "greedy"], seed, game) == 1
+        _, trace = trace_one(RUBICON, ["greedy", "greedy"], seed, game)
+        assert any(r[0] == C.TR_EVENT and r[4] == C.K_TRIPLE_BEZIQUE for r in trace.tolist())
+    seed, game = RUBICON_SAVED_BY_BRISQUES
+    assert check_game(RUBICON, ["greedy", "greedy"], seed, game) == 1
+    info = run_games(RUBICON, ["greedy", "greedy"], seed, game, 1).game_info[0]
+    assert info[C.GI_WINNER] >= 0 and info[C.GI_RUBICON] == 0
+    seed, game = RUBICON_SHOWN_THEN_TRUMPS_FIXED
+    assert check_game(RUBICON, ["greedy", "greedy"], seed, game) == 1
+    _, trace = trace_one(RUBICON, ["greedy", "greedy"], seed, game)
+    clubs = [r[1:8] for r in trace.tolist() if r[0] == C.TR_EVENT and r[6] == 4 and r[3] == 0
+             and r[4] in MARRIAGES]
+    assert clubs == [[0, 4, 0, C.K_COMMON_MARRIAGE, C.EV_SCORED_PENDING, 4, 20]]
+
+
+def _rubicon_checked(rows, batch, policies=("random", "random")):
+    Game(RUBICON, rows, batch, policies).run()
+
+
+def test_checker_catches_a_broken_rubicon_trace():
+    """The Rubicon checker is not vacuous. Seed 1 game 0 (greedy): seat 1 scores four queens on
+    trick 1 with trumps undecided and shows K♦ Q♦ to score; scores it as royal on trick 2,
+    fixing trumps ♦; re-forms four queens on trick 3 after playing one of them. Caught: a
+    wrong trick winner, that marriage scored as common, trumps given at the deal, the
+    four queens declared again while intact, a declaration by the loser, the last trick worth
+    10, the stake and the brisques of the settlement, and (seed 3 game 111, random) a carte
+    blanche left out after a draw without a court card."""
+    batch, trace = trace_one(RUBICON, ["greedy", "greedy"], 1, 0)
+    rows = trace.tolist()
+    _rubicon_checked(rows, batch, ("greedy", "greedy"))
+
+    def breaks(bad, bad_batch=batch):
+        with pytest.raises(Violation):
+            _rubicon_checked(bad, bad_batch)
+
+    def changed(i, field, value):
+        bad = [list(r) for r in rows]
+        bad[i][field] = value
+        return bad
+
+    index = {name: [i for i, r in enumerate(rows) if r[0] == rec] for name, rec in (
+        ("won", C.TR_TRICK_WON), ("event", C.TR_EVENT), ("start", C.TR_HAND_START),
+        ("end", C.TR_GAME_END))}
+    breaks(changed(index["won"][5], 3, 1 - rows[index["won"][5]][3]))     # trick winner
+    royal = next(i for i in index["event"] if rows[i][4] == C.K_ROYAL_MARRIAGE)
+    assert rows[royal][2] == 2 and rows[royal][5] == C.EV_SCORED_PENDING
+    bad = changed(royal, 4, C.K_COMMON_MARRIAGE)
+    bad[royal][7] = 20
+    for r in bad[royal - 2:royal]:
+        r[5] = C.K_COMMON_MARRIAGE
+    breaks(bad)                                                  # first marriage not royal
+    breaks(changed(index["start"][0], 3, 2))                     # trumps at the deal
+    first = [i for i, r in enumerate(rows) if r[0] == C.TR_DECLARED_CARD and r[2] == 1]
+    decl = rows[first[0]:first[0] + 5]                           # four queens of trick 1
+    assert [r[5] for r in decl[:4]] == [C.K_FOUR_QUEENS] * 4 and decl[4][0] == C.TR_EVENT
+    quiet = next(i for i in index["won"] if rows[i][3] == 1 and rows[i][2] == 2)
+    again = [list(r) for r in decl]
+    for r in again:
+        r[2] = 2
+    breaks(rows[:quiet + 1] + again + rows[quiet + 1:])           # intact: no second score
+    loser = [list(r) for r in decl]
+    for r in loser:
+        r[3] = 0
+    breaks(rows[:first[0]] + loser + rows[first[0] + 5:])        # the loser declares
+    last = next(i for i in index["event"] if rows[i][4] == C.K_LAST_TRICK)
+    breaks(changed(last, 7, 10))                                 # last trick is 50 (R6.3)
+    breaks(changed(index["end"][0], 5, rows[index["end"][0]][5] + 100))   # stake (R6.8)
+    bad_batch = trace_one(RUBICON, ["greedy", "greedy"], 1, 0)[0]
+    bad_batch.game_info[0, C.GI_BRISQUES] += 10
+    breaks(rows, bad_batch)                                      # brisques aside (R6.7)
+
+    batch, trace = trace_one(RUBICON, ["random", "random"], 3, 111)
+    rows = trace.tolist()
+    _rubicon_checked(rows, batch)
+    cb = [i for i, r in enumerate(rows) if r[0] == C.TR_EVENT and r[4] == C.K_CARTE_BLANCHE]
+    assert rows[cb[0]][2] == 0 and rows[cb[1]][2] == 1           # at the deal, after a draw
+    breaks(rows[:cb[1]] + rows[cb[1] + 1:], batch)               # a carte blanche left out
+
+
+def _rubicon_hand(trump: int = -1, hand: list[int] | None = None, options=None):
+    rules = Rules.make("rubicon", options or {})
+    h = RubiconHand(Game(rules, [], None), 0, 1)
+    h.trump = trump
+    h.hands[0] = list(hand or [])
+    return h
+
+
+def _declare(h: RubiconHand, seat: int, kind: int, cards: list[int]) -> None:
+    """The checker's bookkeeping of a scored combination, as in rubicon_declaration."""
+    tg = R_TAG[kind]
+    assert all(h.may(c, tg) for c in cards)
+    for c in cards:
+        h.ever.setdefault(c, set()).add(tg)
+        h.active.setdefault(c, set()).add(tg)
+    h.intact[seat].append((tg, frozenset(cards)))
+
+
+def test_rubicon_checker_on_the_worked_examples():
+    """The checker's own R6 rules on RULES.md E8-E10 and R6.6 (card id = pack*32 + suit*8 +
+    rank; ♠ ♥ ♦ ♣ = 0..3)."""
+    aces = [0, 8, 16, 24]                                        # A♠ A♥ A♦ A♣
+    fifth = 32                                                   # A♠ of pack 1
+    h = _rubicon_hand(-1, aces + [fifth])
+    _declare(h, 0, C.K_FOUR_ACES, aces)
+    assert [h.may(c, "four") for c in aces] == [False] * 4       # intact: no second fours
+    assert h.legal_codes(0) == {}                                # a fifth ace adds nothing
+    h.hands[0].remove(0)
+    h.after_play(5, 0, 0, True)                                  # A♠ played: broken
+    assert [h.may(c, "four") for c in aces[1:] + [fifth]] == [True] * 4
+    assert list(h.legal_codes(0).values()) == [(C.K_FOUR_ACES, 0)]   # E8: 100 again
+
+    k_c, q_c, k_h, q_h = 26, 27, 10, 11                          # E9
+    h = _rubicon_hand(-1, [k_c, q_c, k_h, q_h])
+    assert {v for v in h.legal_codes(0).values()} == {(C.K_ROYAL_MARRIAGE, 4),
+                                                      (C.K_ROYAL_MARRIAGE, 2)}
+
+    def marriage(t, kind, s, points):
+        cards = [s * 8 + KING, s * 8 + QUEEN]
+        h.g.rows += [[C.TR_DECLARED_CARD, 0, t, 0, c, kind, 0, 0] for c in cards]
+        h.g.rows.append([C.TR_EVENT, 0, t, 0, kind, C.EV_SCORED, s + 1, points])
+        h.rubicon_declaration(t, 0, None)
+
+    marriage(1, C.K_ROYAL_MARRIAGE, 3, 40)                       # K♣ Q♣ first: 40 ...
+    assert h.trump == 3 and h.trump_fixed_at == 1                # ... and ♣ are trumps
+    assert list(h.legal_codes(0).values()) == [(C.K_COMMON_MARRIAGE, 2)]   # K♥ Q♥: 20
+    with pytest.raises(Violation):
+        marriage(2, C.K_ROYAL_MARRIAGE, 1, 40)                   # not royal any more
+    h.g.rows, h.g.pos = [], 0
+    marriage(2, C.K_COMMON_MARRIAGE, 1, 20)
+
+    seq_h = [8, 9, 10, 11, 12]                                   # A 10 K Q J of ♥
+    h = _rubicon_hand(-1, seq_h)
+    assert (C.K_PLAIN_SEQUENCE, 2) in h.legal_codes(0).values()  # undecided: 150 (R6.2)
+    h.trump = 1
+    assert (C.K_SEQUENCE, 0) in h.legal_codes(0).values()       # ♥ trumps: 250
+    h.trump = 3
+    assert (C.K_PLAIN_SEQUENCE, 2) in h.legal_codes(0).values()  # ♣ trumps: plain 150
+    _declare(h, 0, C.K_ROYAL_MARRIAGE, [10, 11])                 # R6.6: once married ...
+    assert not h.may(10, "sequence")                             # ... never in a sequence
+    assert _rubicon_hand(3, seq_h, {"marriage_to_sequence": "true"}).may(10, "sequence")
+
+    q_s, j_d = 3, 20                                             # R6.6 classes M, B, F
+    h = _rubicon_hand(3, [q_s, j_d, 2])
+    _declare(h, 0, C.K_BEZIQUE, [q_s, j_d])
+    assert not h.may(q_s, "marriage") and h.may(q_s, "four")     # B -> M no, B -> F yes
+    assert h.may(q_s, "bez2") and not h.may(q_s, "bez1")         # upward only
+    _declare(h, 0, C.K_FOUR_QUEENS, [q_s, 35, 67, 99])
+    assert not h.may(q_s, "bez2")                                # F -> B no
+    h = _rubicon_hand(3, [q_s], {"rubicon_reuse": "any_class"})
+    _declare(h, 0, C.K_FOUR_QUEENS, [q_s, 35, 67, 99])
+    assert h.may(q_s, "marriage") and h.may(q_s, "bez1")         # any_class
+    h = _rubicon_hand(3)
+    _declare(h, 0, C.K_DOUBLE_BEZIQUE, [q_s, 35, j_d, 52])
+    assert not h.may(q_s, "bez1") and h.may(q_s, "bez3")         # never downward
+    hand = [q_s, 35, 67, 99, j_d, 52, 84, 116]                   # all four Q♠ and J♦
+    h = _rubicon_hand(3, hand)
+    kinds = {v[0] for v in h.legal_codes(0).values()}
+    assert {C.K_BEZIQUE, C.K_DOUBLE_BEZIQUE, C.K_TRIPLE_BEZIQUE,
+            C.K_QUADRUPLE_BEZIQUE} <= kinds                      # R6.3: 4500 with 4 + 4
+
+
+def _rubicon_rows(deal0, deal1, tail):
+    """Trace rows of a Rubicon deal (dealer seat 1, so seat 0 is dealt first) and ``tail``."""
+    rows, it = [], [iter(deal0), iter(deal1)]
+    for seat in ([0] * 3 + [1] * 3) * 3:
+        rows.append([C.TR_DEAL, 0, seat, next(it[seat]), 0, 0, 0, 0])
+    rows.append([C.TR_HAND_START, 0, 1, -1, -1, 0, 0, 0])
+    return rows + tail
+
+
+def test_rubicon_checker_carte_blanche_e10():
+    """E10 on the checker: dealt no court card, 50; the next draw is a 9, 50 more; the next is
+    a J, carte blanche ends: a later 9 scores nothing (option carte_blanche_repeats)."""
+    no_court = [0, 1, 5, 6, 7, 8, 9, 13, 14]                     # A 10 9 8 7 ♠, A 10 9 8 ♥
+    court = [2, 3, 4, 10, 11, 12, 15, 16, 17]
+    cb = [C.TR_EVENT, 0, 0, 0, C.K_CARTE_BLANCHE, C.EV_SCORED, 0, 50]
+
+    def draw(t, seat, card):
+        return [C.TR_DRAW, 0, t, seat, card, 0, 0, 0]
+
+    tail = [cb, draw(1, 0, 21), [*cb[:2], 1, *cb[3:]], draw(1, 1, 22), draw(2, 0, 20),
+            draw(2, 1, 23), draw(3, 0, 29), draw(3, 1, 30)]
+    g = Game(RUBICON, _rubicon_rows(no_court, court, tail), None)
+    h = RubiconHand(g, 0, 1)
+    h.deal()
+    for t in (1, 2, 3):
+        h.draws(t, 0)
+    assert g.pos == len(g.rows) and h.cb_count == [2, 0] and h.points[0][C.K_CARTE_BLANCHE] \
+        == 100
+    for bad in (tail[:2] + tail[3:], tail[:-1] + [cb[:2] + [3] + cb[3:]] + tail[-1:]):
+        g = Game(RUBICON, _rubicon_rows(no_court, court, bad), None)
+        h = RubiconHand(g, 0, 1)
+        with pytest.raises(Violation):
+            h.deal()
+            for t in (1, 2, 3):
+                h.draws(t, 0)
+    once = Rules.make("rubicon", {"carte_blanche_repeats": "false"})
+    g = Game(once, _rubicon_rows(no_court, court, tail[:1] + [tail[1], tail[3]]), None)
+    h = RubiconHand(g, 0, 1)
+    h.deal()
+    h.draws(1, 0)
+    assert h.cb_count == [1, 0]
+
+
+def test_rubicon_settlement_recomputed():
+    """R6.8 by the checker's own function, on hand-made totals and against the engine's
+    settle over random totals (the checker must agree with the engine everywhere)."""
+    from bezsim.engine.settlement import settle
+
+    assert rubicon_settlement([540, 410], [140, 180], 300) == (0, [500, 400], 1, 2200)
+    assert rubicon_settlement([2040, 750], [40, 280], 300) == (0, [2000, 700], 0, 1800)
+    assert rubicon_settlement([1250, 1299], [200, 120], 300) == (0, [1200, 1200], 0, 500)
+    assert rubicon_settlement([1250, 1299], [160, 160], 300) == (-1, [1200, 1200], 0, 0)
+    assert rubicon_settlement([1500, 60], [200, 120], 320) == (0, [1500, 0], 1, 2920)
+    rng = np.random.default_rng(6)
+    for _ in range(3000):
+        p = [int(x) for x in rng.integers(0, 3000, 2) // 10 * 10]
+        b0 = int(rng.integers(0, 33)) * 10
+        bonus = int(rng.choice([300, 320]))
+        w, rounded, rub, stake = rubicon_settlement(p, [b0, 320 - b0], bonus)
+        assert tuple(int(v) for v in settle(p[0], p[1], b0, 320 - b0, bonus)) == (
+            w, *rounded, rub, stake)
+
+
+# A regression found by the checker (R9 double_bezique, R1.9).
+
+def test_rubicon_double_bezique_all_at_once_is_honoured():
+    """Seed 9 game 83, greedy/greedy, double_bezique=all_at_once: seat 0 scored a bezique
+    (Q♠#2 J♦#2) on trick 3 and once made a double with those same two copies on trick 6;
+    with all_at_once no copy from a single may be in a double."""
+    rules = Rules.make("rubicon", {"double_bezique": "all_at_once"})
+    check_game(rules, ["greedy", "greedy"], 9, 83)
 
 
 # --- determinism of the real engine --------------------------------------------------

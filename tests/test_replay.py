@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from bezsim import cli
+from bezsim.cards import suit_name
 from bezsim.engine import constants as C
 from bezsim.engine.api import run_games, trace_one
 from bezsim.errors import BezsimError
@@ -227,3 +228,124 @@ def test_polish_open_cards_and_sevens_are_shown(policies, seed, game):
     assert text.count("exchanges the trick's 7") == n_exchanges
     assert text.count("wins the seven of trumps 7") == n_played
     assert n_exchanges + n_played > 0
+
+
+# --- Rubicon (R6): trumps undecided until fixed, carte blanche, brisques aside, settlement ----
+
+RUBICON = Rules.make("rubicon")
+RUBICON_CASES = [
+    (["greedy", "greedy"], 1, 0),         # a royal marriage shown, then scored: trumps ♦
+    (["greedy", "greedy"], 1, 6),         # the first sequence (plain, 150) fixes trumps ♣
+    (["random", "random"], 3, 111),       # carte blanche at the deal and after seven draws
+    (["random", "greedy"], 4, 0),         # trumps never fixed; 0 - 90: won on brisques
+    (["greedy", "greedy"], 2, 37201),     # the loser saved from the rubicon by his brisques
+    (["random", "random"], 3, 27),        # rounded totals and brisques tie: a draw
+]
+SETTLE_TOTALS = re.compile(r"^  totals: seat 0 (\d+), seat 1 (\d+) \| rounded down to 100: "
+                           r"seat 0 (\d+), seat 1 (\d+)$")
+SETTLE_BRISQUES = re.compile(r"^  brisques \(counted aside\): seat 0 (\d+), seat 1 (\d+)$")
+HAND_BRISQUES = re.compile(r"^  brisques \(counted aside, not scored\): seat 0 (\d+), "
+                           r"seat 1 (\d+)$")
+STAKE = re.compile(r"^  stake (\d+) = (.+)$")
+TRUMPS_FIXED = re.compile(r"^\s+trumps fixed: (\S+) \(seat (\d)'s (marriage|sequence), "
+                          r"the first declared\)$")
+CARTE_BLANCHE = re.compile(r"^\s+seat (\d) carte blanche(?:, no K, Q or J| again, drew (\S+)):"
+                           r" shows (.+): \+50$")
+
+
+def _rubicon(policies, seed, game):
+    text = transcript(RUBICON, policies, seed, game)
+    batch, trace = trace_one(RUBICON, policies, seed, game)
+    return text, batch, trace.tolist()
+
+
+@pytest.mark.parametrize(("policies", "seed", "game"), RUBICON_CASES)
+def test_rubicon_transcript_points_brisques_and_settlement(policies, seed, game):
+    """One hand of 64 tricks (55 with draws) whose '+points' lines add up to each seat's
+    points; brisques listed aside (R6.7); the settlement lines are the batch's R6.8 result."""
+    text, _, _ = _rubicon(policies, seed, game)
+    batch = run_games(RUBICON, policies, seed, game, 1)
+    info, seats = batch.game_info[0], batch.hand_seat[0, 0]
+    lines = text.splitlines()
+    assert lines[0] == header(RUBICON, policies, seed, game)
+    starts = [x for x in lines if x.startswith("Hand ")]
+    assert len(starts) == 1 and "trumps undecided (no turn-up" in starts[0]
+    assert len([x for x in lines if TRICK_LINE.match(x)]) == 64
+    assert len([x for x in lines if "draws: " in x]) == 55
+    sums = [0, 0]
+    for line in lines:
+        if m := POINTS.match(line):
+            sums[int(m.group(1))] += int(m.group(2))
+    assert sums == [int(seats[s, C.HS_POINTS]) for s in range(2)]
+    assert [m.groups() for x in lines if (m := HAND_LINE.match(x))] == [
+        tuple(str(sums[s]) for s in (0, 1)) * 2]
+    aside = [list(map(int, m.groups())) for x in lines if (m := HAND_BRISQUES.match(x))]
+    assert aside == [[int(seats[s, C.HS_BRISQUES]) for s in range(2)]]
+    assert sum(aside[0]) == 320
+    assert "brisques: +" not in text                       # never scored (R6.7)
+
+    end = lines.index("Game over (Rubicon: one hand is the game, R6.8)")
+    tail = lines[end + 1:]
+    totals = SETTLE_TOTALS.match(tail[0]).groups()
+    assert list(map(int, totals)) == [int(info[C.GI_SCORE]), int(info[C.GI_SCORE + 1]),
+                                      int(info[C.GI_ROUNDED]), int(info[C.GI_ROUNDED + 1])]
+    assert list(map(int, SETTLE_BRISQUES.match(tail[1]).groups())) == [
+        int(info[C.GI_BRISQUES]), int(info[C.GI_BRISQUES + 1])]
+    winner, stake = int(info[C.GI_WINNER]), int(info[C.GI_STAKE])
+    if winner < 0:
+        assert tail[2:] == ["  draw: rounded totals and brisques both tie; stake 0"]
+        return
+    assert tail[2].startswith(f"  seat {winner} wins ")
+    rubiconed = f"  seat {1 - winner} is rubiconed: "
+    assert tail[3].startswith(rubiconed if info[C.GI_RUBICON] else f"  seat {1 - winner} is "
+                              "not rubiconed: ")
+    m = STAKE.match(tail[4])
+    assert int(m.group(1)) == stake and len(tail) == 5
+    terms = re.sub(r" \(counted as 100\)| for \w+", "", m.group(2)).replace("- ", "+ -")
+    assert sum(int(t) for t in terms.split(" + ")) == stake
+
+
+@pytest.mark.parametrize(("policies", "seed", "game"), RUBICON_CASES)
+def test_rubicon_trumps_fixed_line(policies, seed, game):
+    """Trumps are undecided until the first marriage or sequence is declared (R6.2): one line
+    says so, under that trick, naming the suit hand_info records; none if never fixed."""
+    text, batch, rows = _rubicon(policies, seed, game)
+    trump = int(batch.hand_info[0, 0, C.HI_TRUMP])
+    fixing = [r for r in rows if r[0] == C.TR_EVENT and r[5] != C.EV_LOST
+              and r[4] in (C.K_ROYAL_MARRIAGE, C.K_COMMON_MARRIAGE, C.K_SEQUENCE,
+                           C.K_PLAIN_SEQUENCE)]
+    found = [(trick, m.groups()) for _, trick, line in _walk(text)
+             if (m := TRUMPS_FIXED.match(line))]
+    if trump < 0:
+        assert not fixing and not found
+        return
+    what = "marriage" if fixing[0][4] <= C.K_ROYAL_MARRIAGE else "sequence"
+    assert found == [(fixing[0][2], (suit_name(trump), str(fixing[0][3]), what))]
+
+
+@pytest.mark.parametrize(("policies", "seed", "game"), RUBICON_CASES[:4])
+def test_rubicon_carte_blanche_lines(policies, seed, game):
+    """R6.4: one line per carte blanche scored, at the deal or after the draw that brought no
+    court card, showing a hand without K, Q or J."""
+    text, batch, rows = _rubicon(policies, seed, game)
+    events = [(r[2], r[3]) for r in rows if r[0] == C.TR_EVENT and r[4] == C.K_CARTE_BLANCHE]
+    draws = {(r[2], r[3]): r[4] for r in rows if r[0] == C.TR_DRAW}
+    found = []
+    for _, trick, line in _walk(text):
+        if m := CARTE_BLANCHE.match(line):
+            seat, drawn, shown = int(m.group(1)), m.group(2), m.group(3).split()
+            assert len(shown) == 9 and not any(c[0] in "KQJ" for c in shown)
+            if drawn is not None:
+                assert drawn == cards_text([draws[(trick, seat)]]) and drawn in shown
+            found.append((trick, seat))
+    assert found == events
+    assert len(found) == int(batch.hand_seat[0, 0, :, C.HS_CARTE_BLANCHES].sum())
+    assert found or game != 111
+
+
+def test_cli_replay_rubicon():
+    result = CliRunner().invoke(cli.cli, ["replay", "--variant", "rubicon", "--seed", "1",
+                                          "--policies", "greedy"], prog_name="bezsim")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == transcript(RUBICON, ["greedy", "greedy"], 1, 0)
+    assert "trumps fixed: ♦ (seat 1's marriage, the first declared)" in result.stdout

@@ -204,6 +204,8 @@ def bezique_forbid(params, level):
     for k in range(level, 4):
         higher |= BEZ_BITS[k]
     if params[PR_REUSE] != REUSE_ORDINARY:
+        if level == 2 and params[PR_DOUBLE_BEZ] == DOUBLE_BEZ_ALL_AT_ONCE:
+            higher |= H_CLASS_B                # no card that ever was in a bezique
         return own | _ever(higher) | _earlier_classes(params, 1)
     if params[PR_OPEN_CARDS]:
         if level == 2 and params[PR_DOUBLE_BEZ] == DOUBLE_BEZ_ALL_AT_ONCE:
