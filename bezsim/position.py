@@ -336,7 +336,7 @@ def load_position(path: str | Path) -> Position:
 def build_state(pos: Position, event_cap: int = 0, trace_cap: int = 0) -> np.ndarray:
     """The engine state array for a position (only what legality depends on is filled)."""
     from bezsim.engine import state as st
-    from bezsim.engine.melds import set_roles
+    from bezsim.engine.melds import recount_hands, set_roles
     from bezsim.engine.open_cards import recount_open
 
     S = st.new_state(event_cap, trace_cap)
@@ -369,6 +369,7 @@ def build_state(pos: Position, event_cap: int = 0, trace_cap: int = 0) -> np.nda
     S[sc + C.SC_STOCK_LEFT] = pos.stock
     S[sc + C.SC_N_TRICK] = len(pos.current_trick)
     set_roles(pos.rules.params(), S)
+    recount_hands(pos.rules.params(), S)
     for seat in range(len(pos.open)):
         recount_open(S, seat)
     return S

@@ -88,6 +88,7 @@ from bezsim.engine.melds import (
     pending_index,
     pending_on_play,
     pending_remove,
+    recount_hands,
     release_instances,
     score_combination,
     score_seven,
@@ -197,6 +198,7 @@ def deal(params, S, rng, hand_no, dealer):
         S[O_SC + SC_TURNUP] = NO_CARD
         S[O_SC + SC_TRUMP] = NO_TRUMP          # fixed by the first marriage (R6.2)
     set_roles(params, S)
+    recount_hands(params, S)
     S[O_SC + SC_DEALER] = dealer
     S[O_SC + SC_HAND] = hand_no
     S[CTR_STOCK_POS] = pos

@@ -79,11 +79,12 @@ from bezsim.engine.constants import (
 )
 from bezsim.engine.state import (
     ACTIONS_MAX,
+    CNT_WIDTH,
     INSTANCE_MAX,
     INSTANCE_WIDTH,
     N_MAX,
     O_BUF,
-    O_CNT,
+    O_HAND_CNT,
     O_HAND_N,
     O_HANDS,
     O_HIST,
@@ -99,10 +100,13 @@ from bezsim.engine.state import (
     O_ROLE_SLOT,
     O_SC,
     O_SEEN,
+    O_TRACK_HAND,
     PENDING_MAX,
     PENDING_WIDTH,
     ROLES_PER_FACE,
+    count_hand_card,
     record_event,
+    set_hist,
     show,
     trace_add,
     trace_on,
@@ -288,9 +292,15 @@ def count_cards(S, base, n, out):
 
 
 @njit(cache=True, _nrt=False)
-def count_free_copies(params, S, seat):
-    """Counts over the seat's hand (declared cards included): the ordinary game."""
-    count_cards(S, O_HANDS + seat * MAX_HAND, S[O_HAND_N + seat], O_CNT)
+def recount_hands(params, S):
+    """Hand counts from scratch, after the roles change (the deal, trumps fixed); from then
+    on give, take and set_hist keep them (not needed with open cards)."""
+    S[O_TRACK_HAND] = 0 if params[PR_OPEN_CARDS] else 1
+    if params[PR_OPEN_CARDS]:
+        return
+    for seat in range(params[PR_PLAYERS]):
+        count_cards(S, O_HANDS + seat * MAX_HAND, S[O_HAND_N + seat],
+                    O_HAND_CNT + seat * CNT_WIDTH)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -314,42 +324,42 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
     ``allow_combo``: a combination may still score on this win (R1.10: one per trick).
     ``allow_seven``: the seven of trumps may still be exchanged or declared (R2.3).
     """
-    count_free_copies(params, S, seat)
+    cnt = O_HAND_CNT + seat * CNT_WIDTH     # kept up to date as cards come and go
     trump = S[O_SC + SC_TRUMP]
     undecided = trump == NO_TRUMP       # Rubicon: the first marriage or sequence fixes trumps
     n = 0
     if allow_combo:
         for s in range(4):
-            if S[O_CNT + CN_KING + s] > 0 and S[O_CNT + CN_QUEEN + s] > 0:
+            if S[cnt + CN_KING + s] > 0 and S[cnt + CN_QUEEN + s] > 0:
                 kind = K_ROYAL_MARRIAGE if (s == trump or undecided) else K_COMMON_MARRIAGE
                 n = _offer(S, out, n, kind, s, params[PR_POINTS + kind])
         for s in range(4):
             if s != trump and not params[PR_PLAIN_SEQUENCE]:
                 continue
-            at = O_CNT + seq_slot(s, trump)
+            at = cnt + seq_slot(s, trump)
             if (S[at + ACE] > 0 and S[at + TEN] > 0 and S[at + KING] > 0
                     and S[at + QUEEN] > 0 and S[at + JACK] > 0):
                 # no sequence in trumps before trumps are fixed (R6.2): the first one is plain
                 kind = K_SEQUENCE if s == trump else K_PLAIN_SEQUENCE
                 suit = 0 if kind == K_SEQUENCE else s     # the trump sequence has no suit code
                 n = _offer(S, out, n, kind, suit, params[PR_POINTS + kind])
-        if S[O_CNT + CN_BQ_SINGLE] > 0 and S[O_CNT + CN_BJ_SINGLE] > 0:
+        if S[cnt + CN_BQ_SINGLE] > 0 and S[cnt + CN_BJ_SINGLE] > 0:
             n = _offer(S, out, n, K_BEZIQUE, 0, params[PR_POINTS + K_BEZIQUE])
         # ordinary: a double needs one card new to the bezique class (R1.9 rule 3)
-        fresh = (S[O_CNT + CN_BQ_SINGLE] + S[O_CNT + CN_BJ_SINGLE] > 0
+        fresh = (S[cnt + CN_BQ_SINGLE] + S[cnt + CN_BJ_SINGLE] > 0
                  or params[PR_REUSE] != REUSE_ORDINARY)
-        if S[O_CNT + CN_BQ_DOUBLE] >= 2 and S[O_CNT + CN_BJ_DOUBLE] >= 2 and fresh:
+        if S[cnt + CN_BQ_DOUBLE] >= 2 and S[cnt + CN_BJ_DOUBLE] >= 2 and fresh:
             n = _offer(S, out, n, K_DOUBLE_BEZIQUE, 0, params[PR_POINTS + K_DOUBLE_BEZIQUE])
         for level in range(3, params[PR_BEZ_LEVELS] + 1):
-            at = O_CNT + CN_BQ_TRIPLE + 2 * (level - 3)
+            at = cnt + CN_BQ_TRIPLE + 2 * (level - 3)
             if S[at] >= level and S[at + 1] >= level:
                 kind = BEZ_KINDS[level - 1]
                 n = _offer(S, out, n, kind, 0, params[PR_POINTS + kind])
         for r in (ACE, KING, QUEEN, JACK):
-            if S[O_CNT + CN_FOUR + r] >= 4:
+            if S[cnt + CN_FOUR + r] >= 4:
                 kind = FOUR_KINDS[r]
                 n = _offer(S, out, n, kind, 0, params[PR_POINTS + kind])
-    if allow_seven and S[O_CNT + CN_SEVEN] > 0:
+    if allow_seven and S[cnt + CN_SEVEN] > 0:
         if exchange_possible(S):
             n = _offer(S, out, n, K_SEVEN_EXCHANGE, 0, params[PR_POINTS + K_SEVEN_EXCHANGE])
         if params[PR_SEVEN_WHEN] == SEVEN_WHEN_DECLARED:
@@ -509,7 +519,7 @@ def score_combination(params, S, seat, code, hand_no, trick, status):
         add_instance(S, seat, kind, n)
     for j in range(n):
         c = S[O_BUF + j]
-        S[O_HIST + c] |= bit
+        set_hist(S, seat, c, S[O_HIST + c] | bit)
         show(S, players, seat, c)
         if trace_on(S):
             trace_add(S, TR_DECLARED_CARD, hand_no, trick, seat, c, kind, 0, 0)
@@ -518,6 +528,7 @@ def score_combination(params, S, seat, code, hand_no, trick, status):
     if S[O_SC + SC_TRUMP] == NO_TRUMP and (kind <= K_PLAIN_SEQUENCE):
         S[O_SC + SC_TRUMP] = code_suit(code)   # R6.2: the first marriage or sequence
         set_roles(params, S)
+        recount_hands(params, S)
         recode_pending(S, players, code_suit(code))
 
 
@@ -568,7 +579,12 @@ def release_instances(S, seat, card):
             continue
         bit = history_bit(S[at])
         for j in range(S[at + 1]):
-            S[O_HIST + S[at + 2 + j]] &= ~bit
+            c = S[at + 2 + j]
+            loc = S[O_LOC + c]
+            if loc == LOC_HAND + seat or loc == LOC_TABLE + seat:
+                set_hist(S, seat, c, S[O_HIST + c] & ~bit)
+            else:
+                S[O_HIST + c] &= ~bit
         last = O_INST + (seat * INSTANCE_MAX + S[O_INST_N + seat] - 1) * INSTANCE_WIDTH
         for k in range(INSTANCE_WIDTH):
             S[at + k] = S[last + k]
@@ -594,13 +610,15 @@ def score_seven(params, S, seat, code, hand_no, trick):
     players = params[PR_PLAYERS]
     kind = code_kind(code)
     seven = _held_seven(S, seat)
-    S[O_HIST + seven] |= H_SEVEN
+    set_hist(S, seat, seven, S[O_HIST + seven] | H_SEVEN)
     if kind == K_SEVEN_EXCHANGE:
         turnup = S[O_SC + SC_TURNUP]
         base = O_HANDS + seat * MAX_HAND
         for i in range(S[O_HAND_N + seat]):
             if S[base + i] == seven:
+                count_hand_card(S, seat, seven, -1)
                 S[base + i] = turnup
+                count_hand_card(S, seat, turnup, 1)
         S[O_LOC + turnup] = LOC_HAND + seat
         for p in range(players):
             S[O_SEEN + p * N_MAX + turnup] = V_MINE if p == seat else V_SHOWN + seat

@@ -81,7 +81,10 @@ INSTANCE_WIDTH = 10                           # kind, n cards, up to 8 cards
 O_INST = O_BRISQ_TAKEN + MAX_PLAYERS          # + (seat * INSTANCE_MAX + i) * INSTANCE_WIDTH:
                                               #   intact declared combinations (Rubicon, R6.6)
 O_INST_N = O_INST + MAX_PLAYERS * INSTANCE_MAX * INSTANCE_WIDTH
-O_CTR = O_INST_N + MAX_PLAYERS
+O_HAND_CNT = O_INST_N + MAX_PLAYERS           # + seat * CNT_WIDTH: melds counts over the
+                                              #   seat's hand, kept up to date (melds)
+O_TRACK_HAND = O_HAND_CNT + MAX_PLAYERS * CNT_WIDTH   # 1 while O_HAND_CNT is kept
+O_CTR = O_TRACK_HAND + 1
 O_EV_CAP = O_CTR + 8
 O_TR_CAP = O_EV_CAP + 1
 O_EVENTS = O_TR_CAP + 1                       # 2 words per event
@@ -181,6 +184,26 @@ def set_seen(S, seat, card, code):
     S[O_SEEN + seat * N_MAX + card] = code
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def count_hand_card(S, seat, card, sign):
+    """Add (sign 1) or remove (-1) one card's roles (melds.set_roles) from the seat's hand
+    counts, so finding declarations needs no pass over the hand."""
+    if S[O_TRACK_HAND]:
+        h = S[O_HIST + card]
+        at = (card & 31) * ROLES_PER_FACE
+        out = O_HAND_CNT + seat * CNT_WIDTH
+        for j in range(S[O_N_ROLES]):
+            S[out + S[O_ROLE_SLOT + at + j]] += sign * ((h & S[O_ROLE_MASK + at + j]) == 0)
+
+
+@njit(cache=True, _nrt=False)
+def set_hist(S, seat, card, bits):
+    """A held card's history changes: its hand counts follow."""
+    count_hand_card(S, seat, card, -1)
+    S[O_HIST + card] = bits
+    count_hand_card(S, seat, card, 1)
+
+
 @njit(cache=True, _nrt=False)
 def give(S, seat, card):
     """Card into a seat's concealed hand."""
@@ -189,6 +212,7 @@ def give(S, seat, card):
     S[O_HAND_N + seat] = n + 1
     S[O_LOC + card] = LOC_HAND + seat
     set_seen(S, seat, card, V_MINE)
+    count_hand_card(S, seat, card, 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -200,6 +224,7 @@ def take(S, seat, card):
         if S[base + i] == card:
             S[base + i] = S[base + n - 1]
             S[O_HAND_N + seat] = n - 1
+            count_hand_card(S, seat, card, -1)
             return True
     return False
 
