@@ -369,11 +369,12 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _popcount8(h):
-    n = 0
-    while h:
-        n += h & 1
-        h >>= 1
-    return n
+    """Bits set among the low 16 (the history word), without a data-dependent loop."""
+    h = h & 0xFFFF
+    h = h - ((h >> 1) & 0x5555)
+    h = (h & 0x3333) + ((h >> 2) & 0x3333)
+    h = (h + (h >> 4)) & 0x0F0F
+    return (h + (h >> 8)) & 0x1F
 
 
 @njit(cache=True, _nrt=False)
