@@ -213,11 +213,7 @@ def compounds(run_dir: str, as_json: bool) -> None:
     """Rate, size and value of compound declarations in a run, with 95% intervals."""
     from bezsim.analysis.compounds import compound_stats, format_stats
 
-    stats = compound_stats(run_dir)
-    if as_json:
-        click.echo(json.dumps(stats, indent=2, default=_json_default))
-    else:
-        click.echo(format_stats(stats))
+    _echo_stats(compound_stats(run_dir), format_stats, as_json)
 
 
 @cli.command()
@@ -227,11 +223,14 @@ def rubicon(run_dir: str, as_json: bool) -> None:
     """Rubicon rate, carte blanche, triple/quadruple bezique and settlement, with 95% intervals."""
     from bezsim.analysis.rubicon import format_stats, rubicon_stats
 
-    stats = rubicon_stats(run_dir)
+    _echo_stats(rubicon_stats(run_dir), format_stats, as_json)
+
+
+def _echo_stats(stats: dict[str, Any], formatter, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(stats, indent=2, default=_json_default))
     else:
-        click.echo(format_stats(stats))
+        click.echo(formatter(stats))
 
 
 @cli.command("options")

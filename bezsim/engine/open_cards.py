@@ -74,18 +74,15 @@ from bezsim.engine.state import (
     O_HIST,
     O_LOC,
     O_MARK,
-    O_N_ROLES,
     O_NEW,
     O_NEW_N,
     O_OPEN,
     O_OPEN_CNT,
     O_OPEN_N,
-    O_ROLE_MASK,
-    O_ROLE_SLOT,
     O_SC,
     O_TRICK,
     OPEN_MAX,
-    ROLES_PER_FACE,
+    count_card_roles,
     record_event,
     reveal_all,
     trace_add,
@@ -104,12 +101,8 @@ def is_open_card(card, trump):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _count_card(S, seat, card, sign):
-    """Add (sign 1) or remove (sign -1) one open card's roles from the seat's open counts."""
-    h = S[O_HIST + card]
-    at = (card & 31) * ROLES_PER_FACE
-    out = O_OPEN_CNT + seat * CNT_WIDTH
-    for j in range(S[O_N_ROLES]):
-        S[out + S[O_ROLE_SLOT + at + j]] += sign * ((h & S[O_ROLE_MASK + at + j]) == 0)
+    """Keep the seat's open counts as an open card arrives or scores."""
+    count_card_roles(S, O_OPEN_CNT + seat * CNT_WIDTH, card, sign)
 
 
 @njit(cache=True, _nrt=False)

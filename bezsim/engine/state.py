@@ -185,15 +185,20 @@ def set_seen(S, seat, card, code):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def count_card_roles(S, out, card, sign):
+    """Add (sign 1) or remove (-1) one card's roles (melds.set_roles) from the counts at
+    S[out:], so finding declarations needs no pass over a whole hand or open row."""
+    h = S[O_HIST + card]
+    at = (card & 31) * ROLES_PER_FACE
+    for j in range(S[O_N_ROLES]):
+        S[out + S[O_ROLE_SLOT + at + j]] += sign * ((h & S[O_ROLE_MASK + at + j]) == 0)
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def count_hand_card(S, seat, card, sign):
-    """Add (sign 1) or remove (-1) one card's roles (melds.set_roles) from the seat's hand
-    counts, so finding declarations needs no pass over the hand."""
+    """Keep the seat's hand counts (ordinary, Rubicon) as a card comes, goes or scores."""
     if S[O_TRACK_HAND]:
-        h = S[O_HIST + card]
-        at = (card & 31) * ROLES_PER_FACE
-        out = O_HAND_CNT + seat * CNT_WIDTH
-        for j in range(S[O_N_ROLES]):
-            S[out + S[O_ROLE_SLOT + at + j]] += sign * ((h & S[O_ROLE_MASK + at + j]) == 0)
+        count_card_roles(S, O_HAND_CNT + seat * CNT_WIDTH, card, sign)
 
 
 @njit(cache=True, _nrt=False)
