@@ -1418,11 +1418,16 @@ POLISH_OPTION_SETS = [
 HANDS_PER_POLISH_OPTION_SET = 1000
 
 
+def check_option_set(variant: str, options: dict, seed: int, hands_wanted: int) -> None:
+    """A non-default option set passes the checker on at least ``hands_wanted`` hands."""
+    _, hands = check_until(Rules.make(variant, options), ["greedy", "random"], seed,
+                           hands_wanted)
+    assert hands >= hands_wanted
+
+
 @pytest.mark.parametrize("options", POLISH_OPTION_SETS, ids=lambda o: ",".join(sorted(o)))
 def test_polish_conformance_with_options(options):
-    rules = Rules.make("polish", options)
-    _, hands = check_until(rules, ["greedy", "random"], 78, HANDS_PER_POLISH_OPTION_SET)
-    assert hands >= HANDS_PER_POLISH_OPTION_SET
+    check_option_set("polish", options, 78, HANDS_PER_POLISH_OPTION_SET)
 
 
 def _polish_trace_with_compound(seed: int = 5):
@@ -1538,9 +1543,7 @@ HANDS_PER_RUBICON_OPTION_SET = 800
 
 @pytest.mark.parametrize("options", RUBICON_OPTION_SETS, ids=lambda o: ",".join(sorted(o)))
 def test_rubicon_conformance_with_options(options):
-    rules = Rules.make("rubicon", options)
-    _, hands = check_until(rules, ["greedy", "random"], 79, HANDS_PER_RUBICON_OPTION_SET)
-    assert hands >= HANDS_PER_RUBICON_OPTION_SET
+    check_option_set("rubicon", options, 79, HANDS_PER_RUBICON_OPTION_SET)
 
 
 # (seed, game) of greedy/greedy games with rare events, found by scanning batch runs

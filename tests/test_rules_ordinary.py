@@ -13,6 +13,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from position_helpers import decl_cards, decls
 
 from bezsim import cards
 from bezsim.cards import card_id
@@ -86,18 +87,6 @@ def declare_pos(hand: list[str], trumps: str = "♥", declared=None, turnup: str
     if scored:
         data["scored_this_trick"] = scored
     return data
-
-
-def decls(data: dict) -> list[tuple]:
-    """Offered declarations as a sorted list of (kind, suit, points)."""
-    return sorted((d["kind"], d["suit"] or "", d["points"])
-                  for d in legal_declarations(parse_position(data)))
-
-
-def decl_cards(data: dict) -> dict[tuple, list[str]]:
-    """(kind, suit) -> sorted cards the engine would score for it."""
-    return {(d["kind"], d["suit"] or ""): sorted(d["cards"])
-            for d in legal_declarations(parse_position(data))}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ import math
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from position_helpers import decl_cards, decls
 
 from bezsim import cards
 from bezsim.analysis.exact import carte_blanche_probability
@@ -41,7 +42,6 @@ from bezsim.position import (
     explain,
     format_explanation,
     history_names,
-    legal_declarations,
     legal_plays,
     parse_position,
 )
@@ -83,18 +83,6 @@ def declare_pos(hand: list[str], trumps: str | None = None, declared: dict | Non
     if scored:
         data["scored_this_trick"] = scored
     return data
-
-
-def decls(data: dict) -> list[tuple]:
-    """Offered declarations as a sorted list of (kind, suit, points)."""
-    return sorted((d["kind"], d["suit"] or "", d["points"])
-                  for d in legal_declarations(parse_position(data)))
-
-
-def decl_cards(data: dict) -> dict[tuple, list[str]]:
-    """(kind, suit) -> sorted cards the engine would score for it."""
-    return {(d["kind"], d["suit"] or ""): sorted(d["cards"])
-            for d in legal_declarations(parse_position(data))}
 
 
 def _suit_label(kind: int, code: int, trump: int) -> str:

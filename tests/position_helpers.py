@@ -1,0 +1,17 @@
+"""Shared helpers for the position tests: what the engine offers, as comparable data."""
+
+from __future__ import annotations
+
+from bezsim.position import legal_declarations, parse_position
+
+
+def decls(data: dict) -> list[tuple]:
+    """Offered declarations as a sorted list of (kind, suit, points)."""
+    return sorted((d["kind"], d["suit"] or "", d["points"])
+                  for d in legal_declarations(parse_position(data)))
+
+
+def decl_cards(data: dict) -> dict[tuple, list[str]]:
+    """(kind, suit) -> sorted cards the engine would score for it."""
+    return {(d["kind"], d["suit"] or ""): sorted(d["cards"])
+            for d in legal_declarations(parse_position(data))}
