@@ -53,7 +53,7 @@ def transcript(rules: Rules, policies: list[str], seed: int, game: int) -> str:
     if replay.rubicon:
         lines += _settlement_lines(batch.game_info[0], rules)
     else:
-        lines += [_game_end_line(r, hands) for r in rows if r[0] == C.TR_GAME_END]
+        lines += [_game_end_line(r, hands, rules) for r in rows if r[0] == C.TR_GAME_END]
     return "\n".join(lines) + "\n"
 
 
@@ -123,15 +123,27 @@ def _settlement_lines(info, rules: Rules) -> list[str]:
     return lines
 
 
-def _game_end_line(row: tuple, hands: int) -> str:
-    _, winner, score0, score1, double, stake = row[:6]
+def _side_name(rules: Rules, side: int) -> str:
+    if rules.partners:
+        return f"team {side} (seats {side} and {side + 2})"
+    return f"seat {side}"
+
+
+def _game_end_line(row: tuple, hands: int, rules: Rules) -> str:
+    winner, double, stake = row[1], row[6], row[7]
+    sides = 2 if rules.partners else rules.players
+    scores = list(row[2:2 + sides])        # partners: seats 0 and 1 carry the team scores
+    names = [_side_name(rules, s) for s in range(sides)]
     if winner < 0:
-        return f"\nGame unfinished after {hands} hands: scores {score0} - {score1}"
-    loser_score = score1 if winner == 0 else score0
-    winner_score = score0 if winner == 0 else score1
+        listed = ", ".join(f"{n} {v}" for n, v in zip(names, scores))
+        return f"\nGame unfinished after {hands} hands: scores {listed}"
+    if sides == 2:
+        others = str(scores[1 - winner])
+    else:
+        others = ", ".join(f"{names[s]} {scores[s]}" for s in range(sides) if s != winner)
     dbl = ", double game" if double else ""
-    return (f"\nGame over after {hands} hands: seat {winner} wins {winner_score} to "
-            f"{loser_score}{dbl}; stake {stake}")
+    return (f"\nGame over after {hands} hands: {names[winner]} wins {scores[winner]} to "
+            f"{others}{dbl}; stake {stake}")
 
 
 # --- one hand -------------------------------------------------------------------------------
@@ -141,6 +153,8 @@ class _Replay:
 
     def __init__(self, params) -> None:
         self.players = int(params[C.PR_PLAYERS])
+        self.partners = bool(params[C.PR_PARTNERS])
+        self.pairs = bool(params[C.PR_STAGE2_PAIRS]) and self.players == 4
         n_cards = int(params[C.PR_PACKS]) * 32
         self.stage1 = (n_cards - self.players * int(params[C.PR_HAND_SIZE])) // self.players
         self.hands: list[list[int]] = []
@@ -170,7 +184,9 @@ class _Replay:
         if self.rubicon:
             aside = ", ".join(f"seat {s} {b}" for s, b in enumerate(self.brisques))
             lines.append(f"{INDENT}brisques (counted aside, not scored): {aside}")
-        lines += [self._hand_end_line(r) for r in rows if r[0] == C.TR_HAND_END]
+        points_rows = [r for r in rows if r[0] == C.TR_HAND_POINTS]
+        lines += [self._hand_end_line(r, points_rows[0]) for r in rows
+                  if r[0] == C.TR_HAND_END]
         return lines
 
     def _start_line(self, row: tuple) -> str:
@@ -183,10 +199,14 @@ class _Replay:
         return (f"\nHand {hand} | dealer: seat {dealer} | trumps {suit_name(trump)} "
                 f"(turn-up {card_name(turnup)}) | seat {leader} leads")
 
-    def _hand_end_line(self, row: tuple) -> str:
-        _, _, score0, score1, points0, points1 = row[:6]
-        return (f"{INDENT}hand points: seat 0 {points0}, seat 1 {points1} | "
-                f"scores: seat 0 {score0}, seat 1 {score1}")
+    def _hand_end_line(self, row: tuple, points_row: tuple) -> str:
+        n = self.players
+        points = ", ".join(f"seat {s} {points_row[2 + s]}" for s in range(n))
+        if self.partners:
+            scores = ", ".join(f"team {t} {row[2 + t]}" for t in range(2))
+        else:
+            scores = ", ".join(f"seat {s} {row[2 + s]}" for s in range(n))
+        return f"{INDENT}hand points: {points} | scores: {scores}"
 
     def _trick_lines(self, trick: int, rows: list[tuple]) -> list[str]:
         plays = [r for r in rows if r[0] == C.TR_PLAY]
@@ -197,6 +217,11 @@ class _Replay:
         if trick == self.stage1 + 1:
             held = "; ".join(f"seat {s} {cards_text(h)}" for s, h in enumerate(self.hands))
             lines.append(f"{INDENT}stage 2 (stock empty) — holding: {held}")
+            if self.pairs:
+                a = plays[0][3]
+                lines.append(f"{INDENT}stage 2 in pairs (R4.2): seat {a} against seat "
+                             f"{(a + 1) % 4}, then seat {(a + 2) % 4} against seat "
+                             f"{(a + 3) % 4}")
         for play in plays:
             self.hands[play[3]].remove(play[4])
         for row in won:

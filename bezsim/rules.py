@@ -32,20 +32,24 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "rubicon_reuse": ("later_class", "any_class"),
     "carte_blanche_repeats": ("true", "false"),
     "rubicon_brisque_bonus": ("300", "320"),
+    "partnership_stage2": ("pairs", "all_four"),
 }
 # a game of the largest target still fits the engine's 255-hand event numbering
 _INT_OPTIONS = {"target": (1, 10_000)}
 
 # Options of R9 that belong to other variants: named so the error can say why.
 _OTHER_VARIANT_OPTIONS = {
-    "partnership_stage2": "four-handed partnership",
+    "partnership_stage2": "four-handed partnership (four_handed_partners)",
 }
 _RUBICON_OPTIONS = ("rubicon_reuse", "carte_blanche_repeats", "rubicon_brisque_bonus")
 
-_PLANNED_VARIANTS = ("three_handed", "four_handed", "four_partners", "chinese")
+_PLANNED_VARIANTS = ("chinese",)
 
 _ORDINARY_DEFAULTS = {name: values[0] for name, values in _CHOICES.items()
-                      if name not in _RUBICON_OPTIONS} | {"target": 1000}
+                      if name not in _RUBICON_OPTIONS
+                      and name not in _OTHER_VARIANT_OPTIONS} | {"target": 1000}
+# R3, R4: game 2000; the double game of R2.6 is a two-handed rule, so off unless asked for
+_MULTI_DEFAULTS = _ORDINARY_DEFAULTS | {"target": 2000, "double_game": "off"}
 _RUBICON_POINTS = tuple(50 if k == C.K_LAST_TRICK else p for k, p in enumerate(C.ORDINARY_POINTS))
 
 # A preset: the options a user may set (with defaults) and the values fixed by the variant.
@@ -54,9 +58,23 @@ _ORDINARY_ENGINE = {"VARIANT": C.VARIANT_ORDINARY, "PACKS": 2, "HAND_SIZE": 8,
                     "DEAL": (3, 2, 3), "TURNUP": 1, "BEZ_LEVELS": 2,
                     "POINTS": C.ORDINARY_POINTS}
 
+# R3, R4: three or four packs, triple bezique, a second double from a declared pair
+_MULTI_ENGINE = _ORDINARY_ENGINE | {"BEZ_LEVELS": 3, "REFORM_DOUBLE": 1}
+
 _PRESETS: dict[str, dict[str, Any]] = {
     "ordinary": {"options": _ORDINARY_DEFAULTS, "fixed": {}, "open_cards": False,
                  "engine": _ORDINARY_ENGINE},
+    "three_handed": {"options": _MULTI_DEFAULTS, "fixed": {}, "open_cards": False,
+                     "players": 3, "rules": "R3",
+                     "engine": _MULTI_ENGINE | {"VARIANT": C.VARIANT_THREE_HANDED, "PACKS": 3}},
+    "four_handed": {"options": _MULTI_DEFAULTS, "fixed": {}, "open_cards": False,
+                    "players": 4, "rules": "R4.1",
+                    "engine": _MULTI_ENGINE | {"VARIANT": C.VARIANT_FOUR_HANDED, "PACKS": 4}},
+    "four_handed_partners": {
+        "options": _MULTI_DEFAULTS | {"partnership_stage2": "pairs"}, "fixed": {},
+        "open_cards": False, "players": 4, "rules": "R4.2",
+        "engine": _MULTI_ENGINE | {"VARIANT": C.VARIANT_FOUR_PARTNERS, "PACKS": 4,
+                                   "PARTNERS": 1}},
     # R5: aces and tens score when won, declaring follows every trick, the seven is the
     # trick winner's (R5.3), so those ordinary options are fixed here
     "polish": {
@@ -117,7 +135,9 @@ class Rules:
     options: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def make(cls, variant: str = "ordinary", options: dict[str, Any] | None = None) -> Rules:
+    def make(cls, variant: str = "ordinary", options: dict[str, Any] | None = None,
+             players: int | None = None) -> Rules:
+        """``players``, when given, must be the number the variant's rules define."""
         variant = str(variant).strip().lower()
         if variant not in _PRESETS:
             if variant in _PLANNED_VARIANTS:
@@ -125,12 +145,14 @@ class Rules:
                                  f"{', '.join(VARIANTS)})")
             raise RulesError(f"unknown variant {variant!r} (available: {', '.join(VARIANTS)})")
         preset = _PRESETS[variant]
+        if players is not None:
+            _check_players(variant, players)
         merged = dict(preset["options"])
         for name, value in (options or {}).items():
             if name in _RUBICON_OPTIONS and name not in preset["options"]:
                 raise RulesError(f"option {name} applies to rubicon bézique, not to variant "
                                  f"{variant!r}")
-            if name in _OTHER_VARIANT_OPTIONS:
+            if name in _OTHER_VARIANT_OPTIONS and name not in preset["options"]:
                 raise RulesError(f"option {name} applies to {_OTHER_VARIANT_OPTIONS[name]} "
                                  f"bézique, not to variant {variant!r}")
             if name in preset["fixed"]:
@@ -155,7 +177,16 @@ class Rules:
 
     @property
     def players(self) -> int:
-        return 2
+        return int(_PRESETS[self.variant].get("players", 2))
+
+    @property
+    def partners(self) -> bool:
+        """Partners sit opposite and share a score (R4.2): team = seat % 2."""
+        return bool(_PRESETS[self.variant]["engine"].get("PARTNERS", 0))
+
+    def teams(self) -> list[int]:
+        """Each seat's team: its partnership, or the seat itself when everyone plays alone."""
+        return [seat % 2 if self.partners else seat for seat in range(self.players)]
 
     @property
     def packs(self) -> int:
@@ -166,11 +197,11 @@ class Rules:
         return int(_PRESETS[self.variant]["engine"]["HAND_SIZE"])
 
     def hand_cap(self) -> int:
-        """Most hands a game can last: every hand gives at least 160 brisques + 10 last trick
-        (a Rubicon game is one hand)."""
+        """Most hands a game can last: every hand gives at least 80 brisque points per pack
+        + 10 last trick (a Rubicon game is one hand)."""
         if _PRESETS[self.variant]["engine"].get("ONE_HAND_GAME"):
             return 1
-        min_per_hand = 170
+        min_per_hand = 80 * self.packs + 10
         return (self.players * self.options["target"]) // min_per_hand + 3
 
     def to_dict(self) -> dict[str, Any]:
@@ -190,7 +221,9 @@ class Rules:
                 p[C.PR_POINTS:C.PR_POINTS + C.N_KINDS] = value
             else:
                 p[getattr(C, "PR_" + name)] = value
-        p[C.PR_PLAYERS] = 2
+        p[C.PR_PLAYERS] = self.players
+        if "partnership_stage2" in o:
+            p[C.PR_STAGE2_PAIRS] = o["partnership_stage2"] == "pairs"
         p[C.PR_TARGET] = o["target"]
         p[C.PR_STAGE2_DUTY] = _CHOICES["stage2_duty"].index(o["stage2_duty"])
         p[C.PR_LAST_TRICK] = _CHOICES["last_trick"].index(o["last_trick"])
@@ -210,6 +243,28 @@ class Rules:
             p[C.PR_CB_REPEATS] = o["carte_blanche_repeats"] == "true"
             p[C.PR_BRISQUE_BONUS] = int(o["rubicon_brisque_bonus"])
         return p
+
+
+# how many play each variant, for the error when a user asks for another count
+_BY_PLAYERS = {2: "ordinary, polish or rubicon", 3: "three_handed",
+               4: "four_handed or four_handed_partners"}
+
+
+def _check_players(variant: str, players: Any) -> None:
+    try:
+        count = int(str(players).strip())
+    except ValueError:
+        raise RulesError(f"players must be a whole number, got {players!r}") from None
+    preset = _PRESETS[variant]
+    defined = int(preset.get("players", 2))
+    if count == defined:
+        return
+    section = preset.get("rules", {"ordinary": "R2", "polish": "R5", "rubicon": "R6"}
+                         .get(variant, ""))
+    hint = (f"; for {count} players use --variant {_BY_PLAYERS[count]}"
+            if count in _BY_PLAYERS else "")
+    raise RulesError(f"variant {variant!r} is played by {defined} players (RULES.md {section}), "
+                     f"not {count}{hint}")
 
 
 def option_names(variant: str = "ordinary") -> list[str]:

@@ -130,12 +130,19 @@ PR_REUSE = 28           # REUSE_*: which R1.9 / R6.6 reuse rules hold
 PR_ONE_HAND_GAME = 29   # 1: a hand is a game, settled by R6.8
 PR_BRISQUE_BONUS = 30   # the rubicon's brisque bonus (R6.8)
 PR_BEZ_LEVELS = 31      # highest bezique: 2 double, 3 triple, 4 quadruple
+PR_PARTNERS = 32        # 1: partners sit opposite and share one score (R4.2)
+PR_STAGE2_PAIRS = 33    # 1: stage 2 as two head-to-head endings (R4.2 partnership_stage2=pairs)
+PR_REFORM_DOUBLE = 34   # 1: once a Q and a J of a declared double are played, the pair left on
+                        #    the table may make a second double with a third pair (R3)
 PR_POINTS = 40         # + kind: points of that kind
 PARAMS_SIZE = PR_POINTS + N_KINDS
 
 VARIANT_ORDINARY = 0
 VARIANT_POLISH = 1
 VARIANT_RUBICON = 2
+VARIANT_THREE_HANDED = 3
+VARIANT_FOUR_HANDED = 4
+VARIANT_FOUR_PARTNERS = 5
 NO_TRUMP = -1            # SC_TRUMP before the first marriage fixes trumps (R6.2)
 REUSE_ORDINARY = 0       # R1.9 (Polish: rule 1 only, through PR_OPEN_CARDS)
 REUSE_LATER_CLASS = 1    # R6.6: same class upward or a later class; re-forming
@@ -211,7 +218,8 @@ TR_EVENT = 5           # hand, trick, seat, kind, status, extra, points
 TR_DRAW = 6            # hand, trick, seat, card
 TR_EXCHANGE = 7        # hand, trick, seat, seven, turnup
 TR_SHOW = 8            # hand, trick, seat, card, code (shown for a 'to score' combination)
-TR_HAND_END = 9        # hand, score0, score1, points0, points1
-TR_GAME_END = 10       # winner, score0, score1, double
+TR_HAND_END = 9        # hand, score0..score3 (scores after the hand; -1 for absent seats)
+TR_GAME_END = 10       # winner (seat, or team in a partnership), score0..score3, double, stake
 TR_DECLARED_CARD = 11  # hand, trick, seat, card, kind  (a card scoring in a declaration)
 TR_OPEN = 12           # hand, trick, seat, card  (card joins the seat's open cards, R5.1)
+TR_HAND_POINTS = 13    # hand, points0..points3 (each seat's points this hand; -1 absent)

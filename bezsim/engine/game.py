@@ -43,6 +43,7 @@ from bezsim.engine.constants import (
     PR_DOUBLE_GAME,
     PR_HAND_SIZE,
     PR_ONE_HAND_GAME,
+    PR_PARTNERS,
     PR_PLAYERS,
     PR_POINTS,
     PR_TARGET,
@@ -52,6 +53,7 @@ from bezsim.engine.constants import (
     SC_TRUMP,
     TR_GAME_END,
     TR_HAND_END,
+    TR_HAND_POINTS,
 )
 from bezsim.engine.hand import play_hand
 from bezsim.engine.rng import PURPOSE_DEAL, PURPOSE_GAME, PURPOSE_POLICY, below, seed_stream
@@ -74,18 +76,25 @@ from bezsim.engine.state import (
 
 
 @njit(cache=True, _nrt=False)
-def game_over(scores, players, target):
-    """Someone reached the target at the end of a hand, with a single highest total."""
+def game_over(scores, sides, target):
+    """A side (a seat, or a team whose score seats 0 and 1 carry) reached the target at the
+    end of a hand with a single highest total; returns it, or -1."""
     best = 0
-    for p in range(1, players):
+    for p in range(1, sides):
         if scores[p] > scores[best]:
             best = p
     if scores[best] < target:
         return -1
-    for p in range(players):
+    for p in range(sides):
         if p != best and scores[p] == scores[best]:
             return -1      # tied at the top: deal again
     return best
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def n_sides(params):
+    """Seats, or two teams when partners share a score (R4.2: team t = seats t and t + 2)."""
+    return 2 if params[PR_PARTNERS] else params[PR_PLAYERS]
 
 
 @njit(cache=True, _nrt=False)
@@ -97,9 +106,18 @@ def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
                                if params[PR_TURNUP] else NO_CARD)
     hand_info[h, HI_WINNER_TRICK24] = w24
     hand_info[h, HI_WINNER_LAST] = w_last
+    partners = params[PR_PARTNERS] != 0
+    team_pts0 = 0
+    team_pts1 = 0
+    if partners:
+        team_pts0 = S[O_SC + SC_HAND_POINTS] + S[O_SC + SC_HAND_POINTS + 2]
+        team_pts1 = S[O_SC + SC_HAND_POINTS + 1] + S[O_SC + SC_HAND_POINTS + 3]
     for p in range(players):
         pts = S[O_SC + SC_HAND_POINTS + p]
-        scores[p] += pts
+        if partners:
+            scores[p] += team_pts0 if p % 2 == 0 else team_pts1    # one team score (R4.2)
+        else:
+            scores[p] += pts
         row = hand_seat[h, p]
         row[HS_POINTS] = pts
         row[HS_SCORE_AFTER] = scores[p]
@@ -142,12 +160,12 @@ def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, gam
         for p in range(players):
             game_info[GI_BRISQUES + p] += S[O_BRISQ_TAKEN + p]
         if trace_on(S):
-            trace_add(S, TR_HAND_END, h, scores[0], scores[1], S[O_SC + SC_HAND_POINTS],
-                      S[O_SC + SC_HAND_POINTS + 1], 0, 0)
+            trace_seats(S, TR_HAND_POINTS, h, S[O_SC + SC_HAND_POINTS:], players, 0, 0)
+            trace_seats(S, TR_HAND_END, h, scores, players, 0, 0)
         h += 1
         if params[PR_ONE_HAND_GAME]:
             break
-        winner = game_over(scores, players, target)
+        winner = game_over(scores, n_sides(params), target)
         dealer = (dealer + 1) % players
     double = 0
     stake = 1
@@ -162,7 +180,7 @@ def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, gam
         game_info[GI_RUBICON] = rubicon
     elif winner >= 0:
         second = -1
-        for p in range(players):
+        for p in range(n_sides(params)):
             if p != winner and (second < 0 or scores[p] > scores[second]):
                 second = p
         mode = params[PR_DOUBLE_GAME]
@@ -184,7 +202,17 @@ def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, gam
     for p in range(players):
         game_info[GI_SCORE + p] = scores[p]
     if trace_on(S):
-        trace_add(S, TR_GAME_END, winner, scores[0], scores[1], double, stake, 0, 0)
+        trace_seats(S, TR_GAME_END, winner, scores, players, double, stake)
+
+
+@njit(cache=True, _nrt=False)
+def trace_seats(S, kind, first, values, players, last, last2):
+    """A trace row: ``first``, one value per seat (-1 for seats the variant lacks), two more."""
+    v0 = values[0]
+    v1 = values[1]
+    v2 = values[2] if players > 2 else -1
+    v3 = values[3] if players > 3 else -1
+    trace_add(S, kind, first, v0, v1, v2, v3, last, last2)
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -46,11 +46,13 @@ from bezsim.engine.constants import (
     PR_LAST_TRICK,
     PR_OPEN_CARDS,
     PR_PACKS,
+    PR_PARTNERS,
     PR_PLAYERS,
     PR_POINTS,
     PR_SEVEN_IS_DECL,
     PR_SEVEN_WHEN,
     PR_STAGE2_DUTY,
+    PR_STAGE2_PAIRS,
     PR_TURNUP,
     QUEEN,
     SC_DEALER,
@@ -250,10 +252,14 @@ def play_card(params, S, seat, card, hand_no, trick_no, n_legal):
     reveal_all(S, params[PR_PLAYERS], card, V_TRICK)
     if trace_on(S):
         trace_add(S, TR_PLAY, hand_no, trick_no, seat, card, n_legal, 0, 0)
-    if S[O_PEND_N + seat] > 0:
-        pending_on_play(S, seat, card, hand_no, trick_no)
-    if S[O_INST_N + seat] > 0 and S[O_HIST + card] & LOCK_BITS:   # intact combination (R6.6)
-        release_instances(S, seat, card)
+    # a partner's double or triple may hold this card too (R4.2)
+    holders = 2 if params[PR_PARTNERS] else 1
+    for i in range(holders):
+        holder = seat if i == 0 else (seat + 2) & 3
+        if S[O_PEND_N + holder] > 0:
+            pending_on_play(S, holder, card, hand_no, trick_no)
+        if S[O_INST_N + holder] > 0 and S[O_HIST + card] & LOCK_BITS:   # R6.6, R3
+            release_instances(params, S, holder, card)
     if (params[PR_SEVEN_WHEN] == SEVEN_WHEN_PLAYED and S[O_SC + SC_STAGE] == 1
             and (card & 31) == S[O_SC + SC_TRUMP] * 8 + SEVEN):
         record_event(S, hand_no, trick_no, seat, K_SEVEN_PLAYED, EV_SCORED, 0,
@@ -287,23 +293,35 @@ def draw(params, S, seat, hand_no, trick_no):
 
 
 @njit(cache=True, _nrt=False)
-def declare_phase(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no, announce):
-    """The trick winner's declarations (R1.7, R1.10, R2.3): one combination, plus the seven
-    of trumps unless option seven_exchange_is_declaration makes it the one declaration."""
+def team_declare(params, S, rng, pol_ids, pol_params, winner, hand_no, trick_no, announce):
+    """After a win: the winner declares; with partners (R4.2), if he scored no combination his
+    partner may then declare from his own cards, each deciding on what he can see."""
+    left = declare_phase(params, S, rng, pol_ids, pol_params, winner, hand_no, trick_no,
+                         announce, 1)
+    if params[PR_PARTNERS] and left > 0:
+        declare_phase(params, S, rng, pol_ids, pol_params, (winner + 2) & 3, hand_no, trick_no,
+                      announce, left)
+
+
+@njit(cache=True, _nrt=False)
+def declare_phase(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no, announce,
+                  combos_left):
+    """A seat's declarations after its side won (R1.7, R1.10, R2.3): ``combos_left`` (one)
+    combination, plus the seven of trumps unless option seven_exchange_is_declaration makes
+    it the one declaration. Returns the declarations left for the side."""
     seven_is_decl = params[PR_SEVEN_IS_DECL] != 0
-    combos_left = 1
     sevens_left = 0 if seven_is_decl else 1
     while True:
         allow_seven = combos_left > 0 if seven_is_decl else sevens_left > 0
         n = legal_declarations(params, S, seat, combos_left > 0, allow_seven, O_ACTS)
         if n == 0:
-            return
+            return combos_left
         S[O_ACTS + n] = A_STOP
         S[O_APTS + n] = 0
         n += 1
         code = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_DECLARE, seat, n)]
         if code == A_STOP:
-            return
+            return combos_left
         kind = code_kind(code)
         if kind == K_SEVEN_EXCHANGE or kind == K_SEVEN_DECLARE:
             score_seven(params, S, seat, code, hand_no, trick_no)
@@ -324,18 +342,42 @@ def declare_phase(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no, 
         if announce:
             pending_announce(params, S, seat, O_ACTS, hand_no, trick_no)
         if seven_is_decl or sevens_left == 0:
-            return      # nothing more can score on this trick
+            return combos_left      # nothing more can score on this trick
 
 
 @njit(cache=True, _nrt=False)
-def finish_trick(params, S, leader, hand_no, trick_no, n_tricks, stage1_tricks):
-    """Winner, brisques and last-trick points of a complete trick; returns the winner."""
+def play_trick(params, S, rng, pol_ids, pol_params, leader, other, n_in, hand_no, t, stage):
+    """One card from each of ``n_in`` seats: every seat from the leader round to the left,
+    or (``n_in`` 2 of 4, R4.2 pairs) the leader and ``other``. Returns the trick's winner."""
     players = params[PR_PLAYERS]
-    wi = winning_index(S, players, S[O_SC + SC_TRUMP])
-    winner = (leader + wi) % players
+    S[O_SC + SC_TRICK] = t
+    S[O_SC + SC_LEADER] = leader
+    S[O_SC + SC_STAGE] = stage
+    S[O_SC + SC_N_TRICK] = 0
+    trump = S[O_SC + SC_TRUMP]
+    duty = params[PR_STAGE2_DUTY]
+    for k in range(n_in):
+        if n_in == players:
+            seat = (leader + k) % players
+        else:
+            seat = leader if k == 0 else other
+        n = legal_plays(S, seat, k, trump, stage, duty)
+        card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_PLAY, seat, n)]
+        play_card(params, S, seat, card, hand_no, t, n)
+    wi = winning_index(S, n_in, trump)
+    if n_in == players:
+        return (leader + wi) % players
+    return leader if wi == 0 else other
+
+
+@njit(cache=True, _nrt=False)
+def finish_trick(params, S, winner, n_in, hand_no, trick_no, n_tricks, stage1_tricks):
+    """Brisques and last-trick points of a complete trick of ``n_in`` cards won by
+    ``winner``."""
+    players = params[PR_PLAYERS]
     S[O_WON + winner] += 1
     brisques = 0
-    for k in range(players):
+    for k in range(n_in):
         c = S[O_TRICK + k]
         r = c & 7
         if r == ACE or r == TEN:
@@ -344,8 +386,8 @@ def finish_trick(params, S, leader, hand_no, trick_no, n_tricks, stage1_tricks):
         reveal_all(S, players, c, V_PLAYED)
     if trace_on(S):
         trace_add(S, TR_TRICK_WON, hand_no, trick_no, winner, S[O_TRICK],
-                  S[O_TRICK + 1] if players > 1 else -1, S[O_TRICK + 2] if players > 2 else -1,
-                  S[O_TRICK + 3] if players > 3 else -1)
+                  S[O_TRICK + 1] if n_in > 1 else -1, S[O_TRICK + 2] if n_in > 2 else -1,
+                  S[O_TRICK + 3] if n_in > 3 else -1)
     S[O_BRISQ_TAKEN + winner] += brisques
     if params[PR_BRISQUES_ASIDE]:
         pass                                   # counted aside, never scored (R6.7)
@@ -360,7 +402,6 @@ def finish_trick(params, S, leader, hand_no, trick_no, n_tricks, stage1_tricks):
         record_event(S, hand_no, trick_no, winner, K_LAST_TRICK, EV_SCORED, 0,
                      params[PR_POINTS + K_LAST_TRICK])
     S[O_SC + SC_N_TRICK] = 0
-    return winner
 
 
 @njit(cache=True, _nrt=False)
@@ -369,42 +410,54 @@ def play_hand(params, S, rng, pol_ids, pol_params, hand_no, dealer):
     Returns (winner of the last stock trick, winner of the last trick)."""
     players = params[PR_PLAYERS]
     n_cards = params[PR_PACKS] * 32
-    n_tricks = n_cards // players
-    stage1_tricks = (n_cards - players * params[PR_HAND_SIZE]) // players
-    duty = params[PR_STAGE2_DUTY]
+    hand_size = params[PR_HAND_SIZE]
+    stage1_tricks = (n_cards - players * hand_size) // players
+    pairs = params[PR_STAGE2_PAIRS] != 0 and players == 4
+    n_tricks = stage1_tricks + (2 * hand_size if pairs else hand_size)
+    open_cards = params[PR_OPEN_CARDS] != 0
     deal(params, S, rng, hand_no, dealer)
-    leader = (dealer + 1) % players
+    leader = (dealer + 1) % players           # the player left of the dealer leads (R3)
     winner = leader
-    winner_stage1 = -1
-    for t in range(1, n_tricks + 1):
-        stage = 1 if t <= stage1_tricks else 2
-        S[O_SC + SC_TRICK] = t
-        S[O_SC + SC_LEADER] = leader
-        S[O_SC + SC_STAGE] = stage
-        S[O_SC + SC_N_TRICK] = 0
-        for k in range(players):
-            seat = (leader + k) % players
-            n = legal_plays(S, seat, k, S[O_SC + SC_TRUMP], stage, duty)
-            card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_PLAY, seat, n)]
-            play_card(params, S, seat, card, hand_no, t, n)
-        winner = finish_trick(params, S, leader, hand_no, t, n_tricks, stage1_tricks)
-        if t == stage1_tricks:
-            winner_stage1 = winner
-        if params[PR_OPEN_CARDS]:
+    for t in range(1, stage1_tricks + 1):
+        winner = play_trick(params, S, rng, pol_ids, pol_params, leader, -1, players, hand_no,
+                            t, 1)
+        finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
+        if open_cards:
             open_cards_trick(params, S, rng, pol_ids, pol_params, winner, hand_no, t)
-            if stage == 1:
-                for k in range(players):
-                    draw(params, S, (winner + k) % players, hand_no, t)
-        elif stage == 1:
+        else:
             if t < stage1_tricks or params[PR_DECL_AFTER_LAST]:
-                declare_phase(params, S, rng, pol_ids, pol_params, winner, hand_no, t,
-                              t < stage1_tricks)
+                team_declare(params, S, rng, pol_ids, pol_params, winner, hand_no, t,
+                             t < stage1_tricks)
             if t == stage1_tricks:
                 for p in range(players):
                     pending_flush(S, p, hand_no, t)
-            for k in range(players):
-                draw(params, S, (winner + k) % players, hand_no, t)
+        for k in range(players):
+            draw(params, S, (winner + k) % players, hand_no, t)
         leader = winner
+    winner_stage1 = winner
+    if pairs:
+        # R4.2 pairs: the winner of the last stock trick and the opponent on his left play
+        # their eight tricks, then the other two (the winner's partner leading)
+        t = stage1_tricks
+        for half in range(2):
+            a = (winner_stage1 + 2 * half) % players
+            b = (a + 1) % players
+            leader = a
+            for _ in range(hand_size):
+                t += 1
+                other = b if leader == a else a
+                winner = play_trick(params, S, rng, pol_ids, pol_params, leader, other, 2,
+                                    hand_no, t, 2)
+                finish_trick(params, S, winner, 2, hand_no, t, n_tricks, stage1_tricks)
+                leader = winner
+    else:
+        for t in range(stage1_tricks + 1, n_tricks + 1):
+            winner = play_trick(params, S, rng, pol_ids, pol_params, leader, -1, players,
+                                hand_no, t, 2)
+            finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
+            if open_cards:
+                open_cards_trick(params, S, rng, pol_ids, pol_params, winner, hand_no, t)
+            leader = winner
     for p in range(players):
         if S[O_BRISQ + p] > 0:
             record_event(S, hand_no, n_tricks + 1, p, K_BRISQUES, EV_SCORED, 0, S[O_BRISQ + p])

@@ -43,7 +43,9 @@ from bezsim.engine.constants import (
     K_TRIPLE_BEZIQUE,
     KING,
     LOC_HAND,
+    LOC_PLAYED,
     LOC_TABLE,
+    LOC_TRICK,
     LOC_TURNUP,
     MAX_HAND,
     NO_CARD,
@@ -55,9 +57,11 @@ from bezsim.engine.constants import (
     PR_NO_SEVEN,
     PR_OPEN_CARDS,
     PR_PACKS,
+    PR_PARTNERS,
     PR_PLAIN_SEQUENCE,
     PR_PLAYERS,
     PR_POINTS,
+    PR_REFORM_DOUBLE,
     PR_REUSE,
     PR_SEVEN_WHEN,
     QUEEN,
@@ -303,6 +307,24 @@ def recount_hands(params, S):
                     O_HAND_CNT + seat * CNT_WIDTH)
 
 
+@njit(cache=True, _nrt=False)
+def partner_shown(params, S, partner, level):
+    """Bezique queens and jacks the partner has declared on the table that may still serve a
+    bezique of ``level`` (R4.2); (0, 0) without a partner."""
+    if partner < 0:
+        return 0, 0
+    bq, bj = bezique_faces(params, S[O_SC + SC_TRUMP])
+    forbid = bezique_forbid(params, level)
+    q = 0
+    j = 0
+    for k in range(params[PR_PACKS]):
+        c = bq + 32 * k
+        q += S[O_LOC + c] == LOC_TABLE + partner and (S[O_HIST + c] & forbid) == 0
+        c = bj + 32 * k
+        j += S[O_LOC + c] == LOC_TABLE + partner and (S[O_HIST + c] & forbid) == 0
+    return q, j
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def _offer(S, out, n, kind, suit, points):
     S[out + n] = kind * 4 + suit
@@ -345,14 +367,19 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
                 n = _offer(S, out, n, kind, suit, params[PR_POINTS + kind])
         if S[cnt + CN_BQ_SINGLE] > 0 and S[cnt + CN_BJ_SINGLE] > 0:
             n = _offer(S, out, n, K_BEZIQUE, 0, params[PR_POINTS + K_BEZIQUE])
-        # ordinary: a double needs one card new to the bezique class (R1.9 rule 3)
-        fresh = (S[cnt + CN_BQ_SINGLE] + S[cnt + CN_BJ_SINGLE] > 0
+        # partners (R4.2): a double or triple may take pairs the partner has on the table
+        partner = (seat + 2) & 3 if params[PR_PARTNERS] else -1
+        pq, pj = partner_shown(params, S, partner, 1)
+        # ordinary: a double or triple needs one card new to the bezique class (R1.9 rule 3)
+        fresh = (S[cnt + CN_BQ_SINGLE] + S[cnt + CN_BJ_SINGLE] + pq + pj > 0
                  or params[PR_REUSE] != REUSE_ORDINARY)
-        if S[cnt + CN_BQ_DOUBLE] >= 2 and S[cnt + CN_BJ_DOUBLE] >= 2 and fresh:
+        pq, pj = partner_shown(params, S, partner, 2)
+        if (S[cnt + CN_BQ_DOUBLE] + pq >= 2 and S[cnt + CN_BJ_DOUBLE] + pj >= 2 and fresh):
             n = _offer(S, out, n, K_DOUBLE_BEZIQUE, 0, params[PR_POINTS + K_DOUBLE_BEZIQUE])
         for level in range(3, params[PR_BEZ_LEVELS] + 1):
             at = cnt + CN_BQ_TRIPLE + 2 * (level - 3)
-            if S[at] >= level and S[at + 1] >= level:
+            pq, pj = partner_shown(params, S, partner, level)
+            if S[at] + pq >= level and S[at + 1] + pj >= level and fresh:
                 kind = BEZ_KINDS[level - 1]
                 n = _offer(S, out, n, kind, 0, params[PR_POINTS + kind])
         for r in (ACE, KING, QUEEN, JACK):
@@ -378,9 +405,9 @@ def _popcount8(h):
 
 
 @njit(cache=True, _nrt=False)
-def _pick(S, packs, loc_a, loc_b, match, by_rank, forbid, n_out):
-    """Best copy, among the cards whose location is loc_a or loc_b, of a face (or of a rank
-    when by_rank) free of ``forbid`` bits and not already among the first n_out cards of
+def _pick(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out):
+    """Best copy, among the cards whose location is loc_a, loc_b or loc_c, of a face (or of a
+    rank when by_rank) free of ``forbid`` bits and not already among the first n_out cards of
     O_BUF: cards new on this trick first (open cards, R5.2), then most history, then shown
     cards, then lowest id. Only the copies of the face are looked at."""
     best = NO_CARD
@@ -390,7 +417,7 @@ def _pick(S, packs, loc_a, loc_b, match, by_rank, forbid, n_out):
         face = (k % 4) * 8 + match if by_rank else match
         c = face + 32 * (k // n_faces)
         loc = S[O_LOC + c]
-        if loc != loc_a and loc != loc_b:
+        if loc != loc_a and loc != loc_b and loc != loc_c:
             continue
         h = S[O_HIST + c]
         if h & forbid:
@@ -410,9 +437,9 @@ def _pick(S, packs, loc_a, loc_b, match, by_rank, forbid, n_out):
 
 
 @njit(cache=True, _nrt=False)
-def _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, n_out, bq, bj):
-    """R1.9 rule 3 for a double: if every chosen copy already scored in class B, swap one for
-    a held copy that never did."""
+def _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, loc_c, n_out, bq, bj):
+    """R1.9 rule 3 for a double or triple: if every chosen copy already scored in class B,
+    swap one for a held copy that never did."""
     for j in range(n_out):
         if (S[O_HIST + S[O_BUF + j]] & H_CLASS_B) == 0:
             return
@@ -420,7 +447,7 @@ def _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, n_out, bq, bj):
         f = bq if k % 2 == 0 else bj
         c = f + 32 * (k // 2)
         loc = S[O_LOC + c]
-        if (loc == loc_a or loc == loc_b) and (S[O_HIST + c] & H_CLASS_B) == 0:
+        if (loc == loc_a or loc == loc_b or loc == loc_c) and (S[O_HIST + c] & H_CLASS_B) == 0:
             for j in range(n_out):
                 if S[O_BUF + j] & 31 == f:
                     S[O_BUF + j] = c
@@ -429,14 +456,19 @@ def _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, n_out, bq, bj):
 
 @njit(cache=True, _nrt=False)
 def select_copies(params, S, seat, code):
-    """Copies from the seat's hand, shown or not, that make ``code`` (ordinary game)."""
-    return select_copies_at(params, S, LOC_HAND + seat, LOC_TABLE + seat, code)
+    """Copies from the seat's hand, shown or not, that make ``code`` (ordinary game); a
+    partner's double or triple may add pairs the other partner shows (R4.2)."""
+    loc_c = -1
+    if params[PR_PARTNERS] and code_kind(code) >= K_DOUBLE_BEZIQUE and (
+            code_kind(code) <= K_QUADRUPLE_BEZIQUE):
+        loc_c = LOC_TABLE + ((seat + 2) & 3)
+    return select_copies_at(params, S, LOC_HAND + seat, LOC_TABLE + seat, loc_c, code)
 
 
 @njit(cache=True, _nrt=False)
-def select_copies_at(params, S, loc_a, loc_b, code):
-    """Choose the copies lying at loc_a or loc_b that make combination ``code`` into O_BUF;
-    return how many."""
+def select_copies_at(params, S, loc_a, loc_b, loc_c, code):
+    """Choose the copies lying at loc_a, loc_b or loc_c (-1: none) that make combination
+    ``code`` into O_BUF; return how many."""
     packs = params[PR_PACKS]
     kind = code_kind(code)
     s = code_suit(code)
@@ -444,20 +476,20 @@ def select_copies_at(params, S, loc_a, loc_b, code):
     n = 0
     if kind == K_COMMON_MARRIAGE or kind == K_ROYAL_MARRIAGE:
         forbid = marriage_forbid(params)
-        S[O_BUF] = _pick(S, packs, loc_a, loc_b, s * 8 + KING, False, forbid, 0)
-        S[O_BUF + 1] = _pick(S, packs, loc_a, loc_b, s * 8 + QUEEN, False, forbid, 1)
+        S[O_BUF] = _pick(S, packs, loc_a, loc_b, loc_c, s * 8 + KING, False, forbid, 0)
+        S[O_BUF + 1] = _pick(S, packs, loc_a, loc_b, loc_c, s * 8 + QUEEN, False, forbid, 1)
         n = 2
     elif kind == K_SEQUENCE or kind == K_PLAIN_SEQUENCE:
         forbid = sequence_forbid(params)
         suit = trump if (kind == K_SEQUENCE and trump >= 0) else s
         for r in (ACE, TEN, KING, QUEEN, JACK):
-            S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, suit * 8 + r, False, forbid, n)
+            S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, loc_c, suit * 8 + r, False, forbid, n)
             n += 1
     elif kind == K_BEZIQUE:
         bq, bj = bezique_faces(params, trump)
         forbid = single_forbid(params)
-        S[O_BUF] = _pick(S, packs, loc_a, loc_b, bq, False, forbid, 0)
-        S[O_BUF + 1] = _pick(S, packs, loc_a, loc_b, bj, False, forbid, 1)
+        S[O_BUF] = _pick(S, packs, loc_a, loc_b, loc_c, bq, False, forbid, 0)
+        S[O_BUF + 1] = _pick(S, packs, loc_a, loc_b, loc_c, bj, False, forbid, 1)
         n = 2
     elif kind == K_DOUBLE_BEZIQUE or kind == K_TRIPLE_BEZIQUE or kind == K_QUADRUPLE_BEZIQUE:
         bq, bj = bezique_faces(params, trump)
@@ -465,10 +497,10 @@ def select_copies_at(params, S, loc_a, loc_b, code):
         forbid = bezique_forbid(params, level)
         for f in (bq, bj):
             for _ in range(level):
-                S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, f, False, forbid, n)
+                S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, loc_c, f, False, forbid, n)
                 n += 1
-        if level == 2 and not params[PR_OPEN_CARDS] and params[PR_REUSE] == REUSE_ORDINARY:
-            _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, n, bq, bj)
+        if level <= 3 and not params[PR_OPEN_CARDS] and params[PR_REUSE] == REUSE_ORDINARY:
+            _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, loc_c, n, bq, bj)
     else:
         r = ACE
         if kind == K_FOUR_KINGS:
@@ -478,7 +510,7 @@ def select_copies_at(params, S, loc_a, loc_b, code):
         elif kind == K_FOUR_JACKS:
             r = JACK
         for _ in range(4):
-            S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, r, True, H_FOUR, n)
+            S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, loc_c, r, True, H_FOUR, n)
             n += 1
     return n
 
@@ -518,10 +550,13 @@ def score_combination(params, S, seat, code, hand_no, trick, status):
     if params[PR_REUSE] != REUSE_ORDINARY:
         bit |= bit << H_EVER_SHIFT
         add_instance(S, seat, kind, n)
+    elif kind == K_DOUBLE_BEZIQUE and params[PR_REFORM_DOUBLE]:
+        add_instance(S, seat, kind, n)        # watched for a second double (R3)
     for j in range(n):
         c = S[O_BUF + j]
-        set_hist(S, seat, c, S[O_HIST + c] | bit)
-        show(S, players, seat, c)
+        owner = S[O_LOC + c] & 7              # a partner's shown pair stays his (R4.2)
+        set_hist(S, owner, c, S[O_HIST + c] | bit)
+        show(S, players, owner, c)
         if trace_on(S):
             trace_add(S, TR_DECLARED_CARD, hand_no, trick, seat, c, kind, 0, 0)
     record_event(S, hand_no, trick, seat, kind, status, suit_extra(kind, code),
@@ -564,10 +599,34 @@ def add_instance(S, seat, kind, n):
     S[O_INST_N + seat] = i + 1
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _gone(S, c):
+    loc = S[O_LOC + c]
+    return loc == LOC_TRICK or loc == LOC_PLAYED
+
+
 @njit(cache=True, _nrt=False)
-def release_instances(S, seat, card):
+def _double_pair_played(S, at):
+    """R3: a queen and a jack of this declared double have been played."""
+    q = False
+    j = False
+    for k in range(S[at + 1]):
+        c = S[at + 2 + k]
+        if _gone(S, c):
+            if (c & 7) == QUEEN:
+                q = True
+            else:
+                j = True
+    return q and j
+
+
+@njit(cache=True, _nrt=False)
+def release_instances(params, S, seat, card):
     """A played card breaks every intact combination it was in: the other cards may form that
-    kind again with a like card (re-forming, R6.6)."""
+    kind again with a like card (Rubicon re-forming, R6.6). Three/four-handed (R3): once a
+    pair of a declared double is played, the pair left counts as a declared single, so it may
+    make a second double with a third pair."""
+    ordinary = params[PR_REUSE] == REUSE_ORDINARY
     i = 0
     while i < S[O_INST_N + seat]:
         at = O_INST + (seat * INSTANCE_MAX + i) * INSTANCE_WIDTH
@@ -575,17 +634,18 @@ def release_instances(S, seat, card):
         for j in range(S[at + 1]):
             if S[at + 2 + j] == card:
                 hit = True
-        if not hit:
+        if not hit or (ordinary and not _double_pair_played(S, at)):
             i += 1
             continue
         bit = history_bit(S[at])
         for j in range(S[at + 1]):
             c = S[at + 2 + j]
             loc = S[O_LOC + c]
-            if loc == LOC_HAND + seat or loc == LOC_TABLE + seat:
-                set_hist(S, seat, c, S[O_HIST + c] & ~bit)
+            new = (S[O_HIST + c] & ~bit) | (H_BEZ1 if ordinary else 0)
+            if loc >= LOC_HAND and loc < LOC_TABLE + 8:
+                set_hist(S, loc & 7, c, new)
             else:
-                S[O_HIST + c] &= ~bit
+                S[O_HIST + c] = new
         last = O_INST + (seat * INSTANCE_MAX + S[O_INST_N + seat] - 1) * INSTANCE_WIDTH
         for k in range(INSTANCE_WIDTH):
             S[at + k] = S[last + k]

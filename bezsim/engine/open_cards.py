@@ -227,7 +227,7 @@ def score_compound(params, S, seat, n, hand_no, trick_no):
     mark their history and record the events."""
     for i in range(n):
         at = O_COMPOUND + i * 8
-        k = select_copies_at(params, S, LOC_OPEN + seat, LOC_OPEN + seat, S[at])
+        k = select_copies_at(params, S, LOC_OPEN + seat, LOC_OPEN + seat, -1, S[at])
         S[at + 1] = k
         for j in range(k):
             S[at + 2 + j] = S[O_BUF + j]
