@@ -135,7 +135,7 @@ def _game_end_line(row: tuple, hands: int, rules: Rules) -> str:
     scores = list(row[2:2 + sides])        # partners: seats 0 and 1 carry the team scores
     names = [_side_name(rules, s) for s in range(sides)]
     if winner < 0:
-        listed = ", ".join(f"{n} {v}" for n, v in zip(names, scores))
+        listed = ", ".join(f"{n} {v}" for n, v in zip(names, scores, strict=True))
         return f"\nGame unfinished after {hands} hands: scores {listed}"
     if sides == 2:
         others = str(scores[1 - winner])
