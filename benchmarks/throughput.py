@@ -1,8 +1,8 @@
 """Throughput of bezsim: hands per second per core of the engine and of the whole simulate
 path (Parquet included), and the ratio to the same engine run as plain Python.
 
-    python benchmarks/throughput.py [--games 40000] [--python-games 20]
-                                     [--variants ordinary,polish,rubicon]
+    python benchmarks/throughput.py [--hands 350000] [--python-games 20]
+        [--variants ordinary,three_handed,four_handed,four_handed_partners,polish,rubicon]
 
 Prints one JSON line per case. "per core" divides by the threads used; the engine cases on
 one thread measure a core directly. Each case keeps the best of --repeat runs (the machine
@@ -71,10 +71,13 @@ def pure_python(variant: str, policies: list[str], games: int) -> tuple[int, flo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=40000)
+    parser.add_argument("--hands", type=int, default=350000,
+                        help="about this many hands per engine case (games are sized from a "
+                             "pilot run)")
     parser.add_argument("--python-games", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--variants", default="ordinary,polish,rubicon")
+    parser.add_argument("--variants", default="ordinary,three_handed,four_handed,"
+                                               "four_handed_partners,polish,rubicon")
     args = parser.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
 
@@ -84,12 +87,15 @@ def main() -> None:
 
     for variant in args.variants.split(","):
         rules = Rules.make(variant)
-        for policies in (["random", "random"], ["greedy", "greedy"]):
-            name = f"{variant}_" + "_vs_".join(policies)
+        pilot = run_games(rules, ["random"], 1, 0, 500)
+        games = max(1, round(args.hands * 500 / int(pilot.game_info[:, C.GI_HANDS].sum())))
+        for policy in ("random", "greedy"):
+            policies = [policy] * rules.players
+            name = f"{variant}_{policy}_vs_{policy}"
             py_hands, py_seconds = pure_python(variant, policies, args.python_games)
             py_rate = py_hands / py_seconds
             for threads in sorted({1, cores}):
-                hands, seconds = best_engine_run(rules, policies, args.games, threads,
+                hands, seconds = best_engine_run(rules, policies, games, threads,
                                                  args.repeat)
                 emit(f"engine_{name}", hands, seconds, threads,
                      ratio_to_pure_python=round(hands / seconds / threads / py_rate))
@@ -98,7 +104,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             best = float("inf")
             for i in range(args.repeat):
-                summary = run_simulation(rules, ["random", "random"], 1, args.games,
+                summary = run_simulation(rules, ["random"] * rules.players, 1, games,
                                          os.path.join(tmp, f"run{i}"), threads=cores,
                                          progress=False)
                 best = min(best, summary.elapsed)

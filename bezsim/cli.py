@@ -79,10 +79,10 @@ def _error(message: str, code: int) -> int:
     return code
 
 
-def _make_rules(variant: str, options: tuple[str, ...]):
+def _make_rules(variant: str, options: tuple[str, ...], players: int | None = None):
     from bezsim.rules import Rules
 
-    return Rules.from_strings(variant, list(options))
+    return Rules.from_strings(variant, list(options), players=players)
 
 
 def _parse_policies(text: str, players: int) -> list[str]:
@@ -98,8 +98,11 @@ def _rules_options(func):
                              "one per seat.")(func)
     func = click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
                         help="Rule option (repeatable); `bezsim options` lists them.")(func)
+    func = click.option("--players", type=int, default=None,
+                        help="Number of players; must be the variant's (checked).")(func)
     func = click.option("--variant", default="ordinary", show_default=True,
-                        help="Bézique variant.")(func)
+                        help="Bézique variant: ordinary, three_handed, four_handed, "
+                             "four_handed_partners, polish, rubicon.")(func)
     return func
 
 
@@ -126,11 +129,12 @@ def cli(ctx: click.Context) -> None:
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output directory [default: data/runs/<variant>-<seed>].")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
-def simulate(variant: str, options: tuple[str, ...], policies: str, games: int,
+def simulate(variant: str, players: int | None, options: tuple[str, ...], policies: str,
+             games: int,
              seed: int | None, threads: int | None, shard_size: int, out: str | None,
              no_progress: bool) -> None:
     """Play seeded games and store them as Parquet tables (rerun to resume)."""
-    rules = _make_rules(variant, options)
+    rules = _make_rules(variant, options, players)
     policy_list = _parse_policies(policies, rules.players)
     resume_hint = "run the same command again to resume"
     if seed is None:
@@ -169,10 +173,10 @@ def _print_summary(summary) -> None:
               help="Root seed of the run the game belongs to.")
 @click.option("--game", type=click.IntRange(min=0), default=0, show_default=True,
               help="Game index within the run.")
-def replay(variant: str, options: tuple[str, ...], policies: str, seed: int,
-           game: int) -> None:
+def replay(variant: str, players: int | None, options: tuple[str, ...], policies: str,
+           seed: int, game: int) -> None:
     """Print a readable transcript of one seeded game."""
-    rules = _make_rules(variant, options)
+    rules = _make_rules(variant, options, players)
     policy_list = _parse_policies(policies, rules.players)
     from bezsim.replay import transcript
 
@@ -224,6 +228,17 @@ def rubicon(run_dir: str, as_json: bool) -> None:
     from bezsim.analysis.rubicon import format_stats, rubicon_stats
 
     _echo_stats(rubicon_stats(run_dir), format_stats, as_json)
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def seats(run_dir: str, as_json: bool) -> None:
+    """Win rates by seat and by position from the dealer (what leading first is worth), and
+    triple bezique, with 95% intervals."""
+    from bezsim.analysis.seats import format_stats, seat_stats
+
+    _echo_stats(seat_stats(run_dir), format_stats, as_json)
 
 
 def _echo_stats(stats: dict[str, Any], formatter, as_json: bool) -> None:

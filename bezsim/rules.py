@@ -165,7 +165,8 @@ class Rules:
         return cls(variant, merged)
 
     @classmethod
-    def from_strings(cls, variant: str, assignments: list[str] | tuple[str, ...]) -> Rules:
+    def from_strings(cls, variant: str, assignments: list[str] | tuple[str, ...],
+                     players: int | None = None) -> Rules:
         """Build from CLI ``name=value`` strings."""
         options: dict[str, Any] = {}
         for item in assignments:
@@ -173,7 +174,7 @@ class Rules:
             if not sep or not name.strip():
                 raise RulesError(f"option {item!r} must look like name=value")
             options[name.strip()] = value.strip()
-        return cls.make(variant, options)
+        return cls.make(variant, options, players)
 
     @property
     def players(self) -> int:

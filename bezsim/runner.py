@@ -124,6 +124,7 @@ def _concat_batches(batches: list[api.GameBatch]) -> api.GameBatch:
         hand_info=join([b.hand_info for b in batches]),
         game_info=join([b.game_info for b in batches]),
         events=join([b.events for b in batches]),
+        partners=first.partners,
     )
 
 

@@ -31,10 +31,16 @@ class GameBatch:
     hand_info: np.ndarray
     game_info: np.ndarray
     events: np.ndarray
+    partners: bool = False      # R4.2: seats t and t + 2 form team t; winner is a team
 
     @property
     def n_games(self) -> int:
         return int(self.game_info.shape[0])
+
+    def teams(self) -> np.ndarray:
+        """Each seat's team: seat % 2 with partners, else the seat itself."""
+        seats = np.arange(self.players)
+        return seats % 2 if self.partners else seats
 
 
 def unpack_events(packed: np.ndarray) -> dict[str, np.ndarray]:
@@ -129,7 +135,7 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
                        gi[i], ev[i], trace)
         if np.any(gi[wide, C.GI_OVERFLOW] != 0):
             raise RuntimeError("a game overflowed its output rows even when rerun alone")
-    return GameBatch(game_start, players, hs, hi, gi, ev)
+    return GameBatch(game_start, players, hs, hi, gi, ev, bool(params[C.PR_PARTNERS]))
 
 
 def _check_policy_errors(gi: np.ndarray, policies: list[str], game_start: int) -> None:
@@ -160,4 +166,5 @@ def trace_one(rules, policies: list[str], seed: int, game: int):
             raise RuntimeError(f"game {game} does not fit in a trace of {cap} rows")
         cap *= 4
     _check_policy_errors(gi, policies, game)
-    return GameBatch(game, players, hs, hi, gi, ev), trace[:used]
+    return (GameBatch(game, players, hs, hi, gi, ev, bool(params[C.PR_PARTNERS])),
+            trace[:used])

@@ -34,6 +34,7 @@ def hands_schema() -> pa.Schema:
         ("game_id", pa.int64()),
         ("hand", pa.int16()),
         ("seat", pa.int8()),
+        ("team", pa.int8()),        # the seat, or its partnership (seats t and t + 2, R4.2)
         ("policy", DICT_STRING),
         ("dealer", pa.int8()),
         ("trump", DICT_STRING),
@@ -57,7 +58,7 @@ def games_schema(players: int) -> pa.Schema:
         ("game_id", pa.int64()),
         ("first_dealer", pa.int8()),
         ("hands", pa.int16()),
-        ("winner", pa.int8()),
+        ("winner", pa.int8()),      # the winning seat; in a partnership game its team
     ]
     fields += [(f"score_{seat}", pa.int32()) for seat in range(players)]
     fields += [("double_game", pa.bool_()), ("stake", pa.int32()), ("rubicon", pa.bool_())]

@@ -91,6 +91,7 @@ def _hands_table(batch: GameBatch, policies: list[str]) -> pa.Table:
         pa.array(np.repeat(batch.game_start + game_idx, players).astype(np.int64)),
         pa.array(np.repeat(hand_idx, players).astype(np.int16)),
         pa.array(seat.astype(np.int8)),
+        pa.array(batch.teams()[seat].astype(np.int8)),
         _dictionary_array(seat_policy[seat], names, "policy"),
         pa.array(info[:, C.HI_DEALER].astype(np.int8)),
         _dictionary_array(info[:, C.HI_TRUMP], SUIT_DICT, "trump", nullable=True),

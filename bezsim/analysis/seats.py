@@ -1,0 +1,103 @@
+"""Seat and position questions: how much is leading first worth, do seats (or teams) win
+equally often, how often is a triple bezique made (R3, R4)? ``bezsim seats DIR`` prints them;
+intervals are 95%.
+
+Positions count from the dealer's left: position 0 leads the first trick of the hand, the
+last position is the dealer. In a partnership game (R4.2) the sides are the two teams and the
+position is the team's: 0 for the team on the dealer's left.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bezsim.analysis.stats import mean_ci, wilson
+from bezsim.errors import BezsimError
+
+
+def _read(run: Path, table: str, columns: list[str], **kw) -> pd.DataFrame:
+    if not (run / table).is_dir():
+        raise BezsimError(f"{run} is not a bezsim run directory (no {table} table)")
+    return pd.read_parquet(run / table, columns=columns, **kw)
+
+
+def seat_stats(run_dir: str | Path) -> dict[str, Any]:
+    run = Path(run_dir)
+    hands = _read(run, "hands", ["game_id", "hand", "seat", "team", "dealer", "points"])
+    games = _read(run, "games", ["game_id", "first_dealer", "winner"])
+    if hands.empty or games.empty:
+        raise BezsimError(f"{run_dir} holds no games")
+    players = int(hands["seat"].max()) + 1
+    partners = bool((hands["team"] != hands["seat"]).any())
+    sides = 2 if partners else players
+
+    # one row per (hand, side): the side's points and its position from the dealer's left
+    hands["side"] = hands["team"] if partners else hands["seat"]
+    dealer_side = hands["dealer"] % 2 if partners else hands["dealer"]
+    hands["position"] = (hands["side"] - dealer_side - 1) % sides
+    per_side = hands.groupby(["game_id", "hand", "position"], observed=True)["points"].sum()
+    points = per_side.to_numpy(np.int64).reshape(-1, sides)       # rows: hands, cols: position
+    n_hands = points.shape[0]
+    best = points.max(axis=1, keepdims=True)
+    top = points == best
+    single_top = top.sum(axis=1) == 1
+    hand_wins = (top & single_top[:, None]).sum(axis=0)
+
+    decided = games[games["winner"] >= 0]
+    first_side = decided["first_dealer"] % 2 if partners else decided["first_dealer"]
+    game_position = ((decided["winner"] - first_side - 1) % sides).to_numpy()
+    n_games = len(games)
+    winners = decided["winner"].to_numpy()
+
+    triples = _read(run, "declarations", ["game_id", "hand", "kind", "status"],
+                    filters=[("kind", "==", "triple_bezique")])
+    triples = triples[triples["status"].astype(str) != "lost"]
+    hands_with_triple = len(triples.drop_duplicates(["game_id", "hand"]))
+    return {
+        "players": players,
+        "partners": partners,
+        "sides": sides,
+        "games": n_games,
+        "hands": n_hands,
+        "game_wins_by_side": [wilson(int((winners == s).sum()), n_games) for s in range(sides)],
+        "game_wins_by_first_position": [wilson(int((game_position == p).sum()), n_games)
+                                        for p in range(sides)],
+        "hand_top_by_position": [wilson(int(hand_wins[p]), n_hands) for p in range(sides)],
+        "hand_points_by_position": [mean_ci(points[:, p].astype(np.float64))
+                                    for p in range(sides)],
+        "hands_tied_at_top": wilson(int((~single_top).sum()), n_hands),
+        "hands_with_triple_bezique": wilson(hands_with_triple, n_hands),
+        "triple_beziques": len(triples),
+    }
+
+
+def format_stats(stats: dict[str, Any]) -> str:
+    def ci(t: tuple[float, ...], fmt: str = "{:.4f}") -> str:
+        return f"{fmt.format(t[0])} [{fmt.format(t[1])}, {fmt.format(t[2])}]"
+
+    side = "team" if stats["partners"] else "seat"
+    last = stats["sides"] - 1
+    names = ["leads first" if p == 0 else ("dealer" if p == last and not stats["partners"]
+                                           else f"position {p}") for p in range(stats["sides"])]
+    if stats["partners"]:
+        names = ["team on the dealer's left (leads first)", "dealer's team"]
+    lines = [f"games: {stats['games']:,}   hands: {stats['hands']:,}   "
+             f"players: {stats['players']}{' (two teams)' if stats['partners'] else ''}",
+             f"games won by {side} (seats are dealt at random, so these should agree):"]
+    lines += [f"  {side} {s}: {ci(t)}" for s, t in enumerate(stats["game_wins_by_side"])]
+    lines.append("games won by position at the first hand of the game:")
+    lines += [f"  {names[p]}: {ci(t)}" for p, t in enumerate(stats["game_wins_by_first_position"])]
+    lines.append("hands with the most points, by position from the dealer's left:")
+    lines += [f"  {names[p]}: {ci(t)}" for p, t in enumerate(stats["hand_top_by_position"])]
+    lines.append(f"  tied at the top: {ci(stats['hands_tied_at_top'])}")
+    lines.append("mean points per hand, by position:")
+    lines += [f"  {names[p]}: {ci(t, '{:.1f}')}"
+              for p, t in enumerate(stats["hand_points_by_position"])]
+    lines.append(f"hands with a triple bezique: {ci(stats['hands_with_triple_bezique'], '{:.6f}')}"
+                 f"  ({stats['triple_beziques']:,} declared)")
+    lines.append("(95% intervals: Wilson for shares, normal for means)")
+    return "\n".join(lines)
