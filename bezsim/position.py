@@ -10,6 +10,23 @@ Format (every key but ``seats`` optional; see README "Positions")::
      "seats": [{"hand": ["K♠", "Q♠", "J♦"], "declared": {"Q♠": ["marriage"]}}, {"hand": []}],
      "played": ["A♣"], "scored_this_trick": ["bezique"]}
 
+Three and four players (``three_handed``, ``four_handed``, ``four_handed_partners``; R3, R4):
+``seats`` lists 3 or 4 seats, numbered to the left (play and dealing go seat + 1); three or
+four packs (copies ``Q♠#0`` .. ``Q♠#2`` / ``#3``; more copies of a face than packs is an
+error); ``stock`` 0..71 (3 players) or 0..95 (4), the turn-up apart; ``trick`` 1..32, or
+1..40 for partners with ``partnership_stage2=pairs`` (stage 2 = tricks 25..32 for the winner
+of trick 24 and his left-hand opponent, 33..40 for the other two), whose stage-2
+``current_trick`` then holds at most one card (a two-card trick). ``declared`` names may
+include ``"triple_bezique"``; a pair still in an intact declared double is
+``["double_bezique"]``, the pair left on the table once a queen and a jack of that double
+have been played is ``["bezique"]`` (it may make a second double with a third pair, R3).
+Partners (R4.2, team = seat % 2): the seat to move in a ``declare`` position is the one
+declaring; its partner's ``declared`` Q♠/J♦ copies on the table may complete its double or
+triple bezique (nothing else, and never the partner's concealed hand). Optional
+``"trick_winner"``: the seat that won the trick, the seat to move (default) or its partner,
+who then scored no combination on this win (R4.2); ``scored_this_trick`` lists what the seat
+to move itself has scored on this win.
+
 Rubicon (R6): ``"trumps": null`` (or absent, or ``"undecided"``) while no marriage or sequence
 has fixed trumps (R6.2); no turn-up; four packs (copies ``Q♠#0`` .. ``Q♠#3``). A ``declared``
 name then means "scored in that kind, and that combination is still intact"; ``"broken:<name>"``
@@ -34,12 +51,13 @@ from bezsim.rules import Rules, RulesError
 
 _KEYS = {"variant", "options", "trumps", "turnup", "seven_exchanged", "stock", "stage", "trick",
          "to_move", "phase", "current_trick", "seats", "played", "scored_this_trick",
-         "won_trick", "comment"}
+         "won_trick", "trick_winner", "comment"}
 _HIST_BITS = {name: 1 << i for i, name in enumerate(C.HIST_NAMES)}
 BROKEN = "broken:"          # Rubicon: a declared combination one of whose cards was played
 UNDECIDED = "undecided"     # Rubicon: trumps not yet fixed (R6.2)
 _SEVEN_KINDS = (C.K_SEVEN_EXCHANGE, C.K_SEVEN_DECLARE)
 _COMBINATION_NAMES = {C.KIND_NAMES[k] for k in range(C.K_FOUR_JACKS + 1)}
+_BEZ_NAMES = ("bezique", "double_bezique", "triple_bezique", "quadruple_bezique")
 
 
 class PositionError(BezsimError, ValueError):
@@ -64,6 +82,11 @@ class Position:
     scored_this_trick: list[int] = field(default_factory=list)
     open: list[list[int]] = field(default_factory=list)     # Polish open cards per seat
     won_trick: list[int] = field(default_factory=list)      # Polish: the trick just won
+    trick_winner: int = -1         # declare phase: the seat that won (to_move or partner)
+
+    def __post_init__(self) -> None:
+        if self.trick_winner < 0:
+            self.trick_winner = self.to_move
 
     @property
     def open_cards(self) -> bool:
@@ -80,9 +103,32 @@ def _reforming(rules: Rules) -> bool:
 
 
 def stage1_tricks(rules: Rules) -> int:
-    """Tricks played while the stock lasts: 24 (two packs, eight cards), 55 in Rubicon."""
+    """Tricks played while the stock lasts: 24 (two, three or four packs and players, eight
+    cards each), 55 in Rubicon."""
     n_cards = rules.packs * 32
     return (n_cards - rules.players * rules.hand_size) // rules.players
+
+
+def stage2_pairs(rules: Rules) -> bool:
+    """Partnership stage 2 as two head-to-head endings of two-card tricks (R4.2, option
+    partnership_stage2=pairs)."""
+    return bool(rules.params()[C.PR_STAGE2_PAIRS]) and rules.players == 4
+
+
+def last_trick(rules: Rules) -> int:
+    """Number of the last trick of a hand: 32, 64 in Rubicon, 40 in the partnership game
+    whose stage 2 is played in pairs (eight tricks for each pair, R4.2)."""
+    return stage1_tricks(rules) + rules.hand_size * (2 if stage2_pairs(rules) else 1)
+
+
+def trick_size(rules: Rules, stage: int) -> int:
+    """Cards in a complete trick: one per player, two in a partnership stage-2 pair (R4.2)."""
+    return 2 if stage == 2 and stage2_pairs(rules) else rules.players
+
+
+def partner_of(rules: Rules, seat: int) -> int | None:
+    """The seat opposite (R4.2: team t = seats t and t + 2), or None without partners."""
+    return (seat + 2) % 4 if rules.partners else None
 
 
 def trumps_name(trumps: int) -> str:
@@ -182,7 +228,8 @@ def parse_position(data: Any) -> Position:
         for text, kinds in declared.items():
             # Polish: history belongs to open cards (hand cards never count, R5.1)
             card = _declared_card(text, open_list if open_cards else hand, copies, s)
-            history[card] = _history_bits(kinds, reforming, s, text)
+            history[card] = _history_bits(kinds, reforming, s, text,
+                                          int(params[C.PR_BEZ_LEVELS]))
             table.add(card)
         for card in open_list:      # 'declared' may have added cards to the open ones
             if not _can_be_open(card, data):
@@ -220,19 +267,24 @@ def parse_position(data: Any) -> Position:
     stock = _int(data, "stock", 0 if turnup == C.NO_CARD else 1, 0,
                  n_cards - players * rules.hand_size - int(has_turnup))
     trick = _int(data, "trick", n_stage1 + 1 if stock == 0 and turnup == C.NO_CARD
-                 else 1, 1, n_cards // players)
+                 else 1, 1, last_trick(rules))
     to_move = _int(data, "to_move", 0, 0, players - 1)
     phase = data.get("phase", "play")
     if phase not in ("play", "declare"):
         raise PositionError(f"'phase' must be 'play' or 'declare', got {phase!r}")
-    if len(current) >= players:
-        raise PositionError(f"'current_trick' holds {len(current)} cards; a trick has {players}")
     if phase == "declare" and current:
         raise PositionError("'current_trick' must be empty when the phase is 'declare'")
     if stock > 0 and turnup == C.NO_CARD and has_turnup:
         raise PositionError("a position with face-down 'stock' cards needs its 'turnup' card "
                             "(the turn-up is taken only after the last stock card)")
     stage = 2 if stock == 0 and turnup == C.NO_CARD else 1
+    size = trick_size(rules, stage)
+    if len(current) >= size:
+        why = (" (R4.2 partnership_stage2=pairs: stage-2 tricks are played by two)"
+               if size < players else "")
+        raise PositionError(f"'current_trick' holds {len(current)} cards; a trick has "
+                            f"{size}{why}")
+    trick_winner = _trick_winner(data, rules, to_move, phase)
     if "stage" in data and data["stage"] != stage:
         raise PositionError(f"'stage' {data['stage']!r} does not match stock {stock} and "
                             f"turnup {data.get('turnup')!r} (stage 2 means stock 0, no turn-up)")
@@ -246,13 +298,33 @@ def parse_position(data: Any) -> Position:
                             "trick the seat to move has just won")
     return Position(rules, trumps, turnup, bool(data.get("seven_exchanged", False)), stock,
                     trick, to_move, phase, current, hands, shown, history, played, scored,
-                    opens, won)
+                    opens, won, trick_winner)
 
 
-def _history_bits(kinds: Any, reforming: bool, seat: int, text: Any) -> int:
+def _trick_winner(data: dict, rules: Rules, to_move: int, phase: str) -> int:
+    """R4.2: after his partner's win a seat declares from his own cards (the winner having
+    scored no combination); ``trick_winner`` says whose win it was."""
+    if "trick_winner" not in data:
+        return to_move
+    winner = _int(data, "trick_winner", to_move, 0, rules.players - 1)
+    if winner == to_move:
+        return winner
+    if phase != "declare":
+        raise PositionError("'trick_winner' belongs to a 'declare' position")
+    if partner_of(rules, to_move) != winner:
+        raise PositionError(f"seat {to_move} cannot declare on seat {winner}'s win: only the "
+                            "winner or, in four_handed_partners, his partner declares (R1.7, "
+                            "R4.2)")
+    return winner
+
+
+def _history_bits(kinds: Any, reforming: bool, seat: int, text: Any, levels: int) -> int:
     """A copy's history word from its ``declared`` names (R1.9; Rubicon R6.6: a plain name is
-    an intact combination, intact and ever bits; ``broken:<name>`` the ever bit only)."""
-    names = [n for n in C.HIST_NAMES if not (reforming and n == "seven")]
+    an intact combination, intact and ever bits; ``broken:<name>`` the ever bit only).
+    Beziques above the variant's highest (``levels``: 2 double, 3 triple, 4 quadruple) are
+    no names: they cannot have scored."""
+    names = [n for n in C.HIST_NAMES if not (reforming and n == "seven")
+             and n not in _BEZ_NAMES[levels:]]
     allowed = names + ([BROKEN + n for n in names] if reforming else [])
     intact = ever = 0
     for name in kinds if isinstance(kinds, list) else [kinds]:
@@ -261,6 +333,8 @@ def _history_bits(kinds: Any, reforming: bool, seat: int, text: Any) -> int:
                 why = " ('broken:' applies to Rubicon re-forming, R6.6)"
             elif name == "seven" and reforming:
                 why = " (no seven of trumps scores in Rubicon, R6.3)"
+            elif name in _BEZ_NAMES[levels:]:
+                why = f" (no {name.replace('_', ' ')} in this variant)"
             else:
                 why = ""
             raise PositionError(f"seat {seat}: unknown declaration {name!r} for {text}{why} "
@@ -496,7 +570,7 @@ def explain(pos: Position) -> dict[str, Any]:
             "legal_declarations": combos,
             "outcomes": outcomes,
         }
-    return {
+    result = {
         "variant": pos.rules.variant,
         "seat": pos.to_move,
         "phase": pos.phase,
@@ -507,6 +581,11 @@ def explain(pos: Position) -> dict[str, Any]:
         "legal_plays": [cards.card_name(c, with_copy=True) for c in plays],
         "legal_declarations": legal_declarations(pos),
     }
+    if pos.rules.partners:      # R4.2: who the seat plays with, and whose win it declares on
+        result["partner"] = partner_of(pos.rules, pos.to_move)
+        if pos.phase == "declare":
+            result["trick_winner"] = pos.trick_winner
+    return result
 
 
 def _format_outcomes(d: dict[str, Any]) -> list[str]:
@@ -525,6 +604,10 @@ def _format_outcomes(d: dict[str, Any]) -> list[str]:
 def format_explanation(d: dict[str, Any]) -> str:
     lines = [f"{d['variant']} bézique, trumps {d['trumps']}, trick {d['trick']} "
              f"(stage {d['stage']}), seat {d['seat']} to {d['phase']}"]
+    if "partner" in d:
+        on_win = (", on partner's win" if d.get("trick_winner", d["seat"]) != d["seat"]
+                  else "")
+        lines[0] += f" (partner: seat {d['partner']}{on_win})"
     if "outcomes" in d:
         lines += _format_outcomes(d)
     elif d["phase"] == "play":

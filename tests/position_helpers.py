@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bezsim.position import legal_declarations, parse_position
+from bezsim import cards
+from bezsim.position import legal_declarations, legal_plays, parse_position
 
 
 def decls(data: dict) -> list[tuple]:
@@ -15,3 +16,9 @@ def decl_cards(data: dict) -> dict[tuple, list[str]]:
     """(kind, suit) -> sorted cards the engine would score for it."""
     return {(d["kind"], d["suit"] or ""): sorted(d["cards"])
             for d in legal_declarations(parse_position(data))}
+
+
+def plays(data: dict) -> list[str]:
+    """Legal plays of the seat to move as sorted card names ('K♥', 'Q♠#1')."""
+    return sorted(cards.card_name(c, with_copy=True)
+                  for c in legal_plays(parse_position(data)))

@@ -78,11 +78,12 @@ def handmade_batch() -> GameBatch:
 
 def test_hands_schema_types():
     schema = hands_schema()
-    assert schema.names[:10] == ["game_id", "hand", "seat", "policy", "dealer", "trump",
+    assert schema.names[:11] == ["game_id", "hand", "seat", "team", "policy", "dealer", "trump",
                                  "turnup", "points", "score_after", "tricks_won"]
-    assert [schema.field(n).type for n in ("game_id", "hand", "seat", "dealer", "points",
-                                           "score_after", "tricks_won")] == [
-        pa.int64(), pa.int16(), pa.int8(), pa.int8(), pa.int32(), pa.int32(), pa.int16()]
+    assert [schema.field(n).type for n in ("game_id", "hand", "seat", "team", "dealer",
+                                           "points", "score_after", "tricks_won")] == [
+        pa.int64(), pa.int16(), pa.int8(), pa.int8(), pa.int8(), pa.int32(), pa.int32(),
+        pa.int16()]
     for name in ("policy", "trump", "turnup"):
         assert schema.field(name).type == DICT8
     kind_columns = [n for n in schema.names if n.startswith("pts_")]

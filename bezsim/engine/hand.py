@@ -252,14 +252,16 @@ def play_card(params, S, seat, card, hand_no, trick_no, n_legal):
     reveal_all(S, params[PR_PLAYERS], card, V_TRICK)
     if trace_on(S):
         trace_add(S, TR_PLAY, hand_no, trick_no, seat, card, n_legal, 0, 0)
-    # a partner's double or triple may hold this card too (R4.2)
-    holders = 2 if params[PR_PARTNERS] else 1
-    for i in range(holders):
-        holder = seat if i == 0 else (seat + 2) & 3
-        if S[O_PEND_N + holder] > 0:
-            pending_on_play(S, holder, card, hand_no, trick_no)
-        if S[O_INST_N + holder] > 0 and S[O_HIST + card] & LOCK_BITS:   # R6.6, R3
-            release_instances(params, S, holder, card)
+    if S[O_PEND_N + seat] > 0:
+        pending_on_play(S, seat, card, hand_no, trick_no)
+    if S[O_INST_N + seat] > 0 and S[O_HIST + card] & LOCK_BITS:   # R6.6, R3
+        release_instances(params, S, seat, card)
+    if params[PR_PARTNERS]:         # the partner's double or triple may hold it too (R4.2)
+        partner = (seat + 2) & 3
+        if S[O_PEND_N + partner] > 0:
+            pending_on_play(S, partner, card, hand_no, trick_no)
+        if S[O_INST_N + partner] > 0 and S[O_HIST + card] & LOCK_BITS:
+            release_instances(params, S, partner, card)
     if (params[PR_SEVEN_WHEN] == SEVEN_WHEN_PLAYED and S[O_SC + SC_STAGE] == 1
             and (card & 31) == S[O_SC + SC_TRUMP] * 8 + SEVEN):
         record_event(S, hand_no, trick_no, seat, K_SEVEN_PLAYED, EV_SCORED, 0,
@@ -294,34 +296,36 @@ def draw(params, S, seat, hand_no, trick_no):
 
 @njit(cache=True, _nrt=False)
 def team_declare(params, S, rng, pol_ids, pol_params, winner, hand_no, trick_no, announce):
-    """After a win: the winner declares; with partners (R4.2), if he scored no combination his
-    partner may then declare from his own cards, each deciding on what he can see."""
+    """After a win the side may score one combination and make one seven action (R1.10,
+    R2.3). The winner declares first; with partners (R4.2) his partner may then use what the
+    winner left, from his own cards, each deciding on what he can see."""
+    seven_is_decl = params[PR_SEVEN_IS_DECL] != 0
     left = declare_phase(params, S, rng, pol_ids, pol_params, winner, hand_no, trick_no,
-                         announce, 1)
+                         announce, 1, 0 if seven_is_decl else 1)
     if params[PR_PARTNERS] and left > 0:
         declare_phase(params, S, rng, pol_ids, pol_params, (winner + 2) & 3, hand_no, trick_no,
-                      announce, left)
+                      announce, left & 1, left >> 1)
 
 
 @njit(cache=True, _nrt=False)
 def declare_phase(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no, announce,
-                  combos_left):
-    """A seat's declarations after its side won (R1.7, R1.10, R2.3): ``combos_left`` (one)
-    combination, plus the seven of trumps unless option seven_exchange_is_declaration makes
-    it the one declaration. Returns the declarations left for the side."""
+                  combos_left, sevens_left):
+    """A seat's declarations after its side won (R1.7, R1.10, R2.3): up to ``combos_left``
+    combinations and ``sevens_left`` seven actions (with option
+    seven_exchange_is_declaration the seven is the combination's one declaration instead).
+    Returns what is left for the side: combos_left + 2 * sevens_left."""
     seven_is_decl = params[PR_SEVEN_IS_DECL] != 0
-    sevens_left = 0 if seven_is_decl else 1
     while True:
         allow_seven = combos_left > 0 if seven_is_decl else sevens_left > 0
         n = legal_declarations(params, S, seat, combos_left > 0, allow_seven, O_ACTS)
         if n == 0:
-            return combos_left
+            return combos_left + 2 * sevens_left
         S[O_ACTS + n] = A_STOP
         S[O_APTS + n] = 0
         n += 1
         code = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_DECLARE, seat, n)]
         if code == A_STOP:
-            return combos_left
+            return combos_left + 2 * sevens_left
         kind = code_kind(code)
         if kind == K_SEVEN_EXCHANGE or kind == K_SEVEN_DECLARE:
             score_seven(params, S, seat, code, hand_no, trick_no)
@@ -342,7 +346,7 @@ def declare_phase(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no, 
         if announce:
             pending_announce(params, S, seat, O_ACTS, hand_no, trick_no)
         if seven_is_decl or sevens_left == 0:
-            return combos_left      # nothing more can score on this trick
+            return combos_left + 2 * sevens_left     # nothing more can score on this trick
 
 
 @njit(cache=True, _nrt=False)

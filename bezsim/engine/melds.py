@@ -325,6 +325,28 @@ def partner_shown(params, S, partner, level):
     return q, j
 
 
+@njit(cache=True, _nrt=False)
+def _offer_beziques(params, S, cnt, partner, out, n):
+    """Double and higher beziques from the counts at ``cnt``; with a ``partner`` (R4.2) they
+    may also take the pairs the partner has declared on the table."""
+    pq, pj = partner_shown(params, S, partner, 1)
+    # ordinary: a double or triple needs one card new to the bezique class (R1.9 rule 3)
+    fresh = (S[cnt + CN_BQ_SINGLE] + S[cnt + CN_BJ_SINGLE] + pq + pj > 0
+             or params[PR_REUSE] != REUSE_ORDINARY)
+    if not fresh:
+        return n
+    pq, pj = partner_shown(params, S, partner, 2)
+    if S[cnt + CN_BQ_DOUBLE] + pq >= 2 and S[cnt + CN_BJ_DOUBLE] + pj >= 2:
+        n = _offer(S, out, n, K_DOUBLE_BEZIQUE, 0, params[PR_POINTS + K_DOUBLE_BEZIQUE])
+    for level in range(3, params[PR_BEZ_LEVELS] + 1):
+        at = cnt + CN_BQ_TRIPLE + 2 * (level - 3)
+        pq, pj = partner_shown(params, S, partner, level)
+        if S[at] + pq >= level and S[at + 1] + pj >= level:
+            kind = BEZ_KINDS[level - 1]
+            n = _offer(S, out, n, kind, 0, params[PR_POINTS + kind])
+    return n
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def _offer(S, out, n, kind, suit, points):
     S[out + n] = kind * 4 + suit
@@ -367,21 +389,10 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
                 n = _offer(S, out, n, kind, suit, params[PR_POINTS + kind])
         if S[cnt + CN_BQ_SINGLE] > 0 and S[cnt + CN_BJ_SINGLE] > 0:
             n = _offer(S, out, n, K_BEZIQUE, 0, params[PR_POINTS + K_BEZIQUE])
-        # partners (R4.2): a double or triple may take pairs the partner has on the table
-        partner = (seat + 2) & 3 if params[PR_PARTNERS] else -1
-        pq, pj = partner_shown(params, S, partner, 1)
-        # ordinary: a double or triple needs one card new to the bezique class (R1.9 rule 3)
-        fresh = (S[cnt + CN_BQ_SINGLE] + S[cnt + CN_BJ_SINGLE] + pq + pj > 0
-                 or params[PR_REUSE] != REUSE_ORDINARY)
-        pq, pj = partner_shown(params, S, partner, 2)
-        if (S[cnt + CN_BQ_DOUBLE] + pq >= 2 and S[cnt + CN_BJ_DOUBLE] + pj >= 2 and fresh):
-            n = _offer(S, out, n, K_DOUBLE_BEZIQUE, 0, params[PR_POINTS + K_DOUBLE_BEZIQUE])
-        for level in range(3, params[PR_BEZ_LEVELS] + 1):
-            at = cnt + CN_BQ_TRIPLE + 2 * (level - 3)
-            pq, pj = partner_shown(params, S, partner, level)
-            if S[at] + pq >= level and S[at + 1] + pj >= level and fresh:
-                kind = BEZ_KINDS[level - 1]
-                n = _offer(S, out, n, kind, 0, params[PR_POINTS + kind])
+        if params[PR_PARTNERS]:
+            n = _offer_beziques(params, S, cnt, (seat + 2) & 3, out, n)
+        else:
+            n = _offer_beziques(params, S, cnt, -1, out, n)
         for r in (ACE, KING, QUEEN, JACK):
             if S[cnt + CN_FOUR + r] >= 4:
                 kind = FOUR_KINDS[r]
