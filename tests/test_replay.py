@@ -349,3 +349,76 @@ def test_cli_replay_rubicon():
     assert result.exit_code == 0, result.output
     assert result.stdout == transcript(RUBICON, ["greedy", "greedy"], 1, 0)
     assert "trumps fixed: ♦ (seat 1's marriage, the first declared)" in result.stdout
+
+
+# --- three- and four-handed (R3, R4): seats, teams, stage 2 in pairs --------------------------
+
+MULTI_CASES = [("three_handed", "random", 5, 2), ("four_handed", "greedy", 9, 0),
+               ("four_handed_partners", "greedy", 1, 0),
+               ("four_handed_partners", "random", 4, 3)]
+SEAT_POINTS = re.compile(r"seat (\d) (-?\d+)")
+
+
+def _multi_hand_lines(text: str) -> list[tuple[list[int], list[int]]]:
+    """(points per seat, scores per seat or team) of each 'hand points' line."""
+    out = []
+    for line in text.splitlines():
+        if "hand points:" in line:
+            points_part, scores_part = line.split("|")
+            points = [int(v) for _, v in SEAT_POINTS.findall(points_part)]
+            scores = [int(v) for v in re.findall(r"(?:seat|team) \d (-?\d+)", scores_part)]
+            out.append((points, scores))
+    return out
+
+
+@pytest.mark.parametrize(("variant", "policy", "seed", "game"), MULTI_CASES)
+def test_multi_seat_transcript_matches_the_batch(variant, policy, seed, game):
+    """Every seat's '+points' lines add up to its hand points; the hand lines and the last
+    line carry the batch's points, scores (team scores in a partnership) and winner."""
+    rules = Rules.make(variant)
+    players = rules.players
+    batch = run_games(rules, [policy], seed, game, 1)
+    info = batch.game_info[0]
+    text = transcript(rules, [policy], seed, game)
+    hands = int(info[C.GI_HANDS])
+    hand_lines = _multi_hand_lines(text)
+    assert len(hand_lines) == hands
+    for h, (points, scores) in enumerate(hand_lines):
+        rows = batch.hand_seat[0, h]
+        assert points == [int(rows[s, C.HS_POINTS]) for s in range(players)]
+        sides = range(2) if rules.partners else range(players)
+        assert scores == [int(rows[s, C.HS_SCORE_AFTER]) for s in sides]
+    sums = [0] * players
+    for line in text.splitlines():
+        if (m := POINTS.match(line)) and "hand points" not in line:
+            sums[int(m.group(1))] += int(m.group(2))
+    assert sums == [int(batch.hand_seat[0, :hands, s, C.HS_POINTS].sum())
+                    for s in range(players)]
+    winner = int(info[C.GI_WINNER])
+    who = f"team {winner} (seats {winner} and {winner + 2})" if rules.partners \
+        else f"seat {winner}"
+    last = text.splitlines()[-1]
+    assert last.startswith(f"Game over after {hands} hands: {who} wins "
+                           f"{int(info[C.GI_SCORE + winner])} to ")
+    tricks = 40 if rules.partners else 32
+    assert len([x for x in text.splitlines() if re.match(r"^\s+trick\s+\d+:", x)]) == \
+        tricks * hands
+    assert len([x for x in text.splitlines() if "stage 2 in pairs (R4.2)" in x]) == \
+        (hands if rules.partners else 0)
+
+
+def test_pairs_transcript_shows_two_card_tricks_between_the_named_seats():
+    """R4.2 pairs: tricks 25-32 are between the trick-24 winner and the opponent on his left,
+    tricks 33-40 between the other two; the transcript names them and shows two cards."""
+    rules = Rules.make("four_handed_partners")
+    text = transcript(rules, ["greedy"], 1, 0)
+    lines = text.splitlines()
+    at = next(i for i, x in enumerate(lines) if "stage 2 in pairs" in x)
+    a, b, c, d = (int(v) for v in re.findall(r"seat (\d)", lines[at]))
+    assert (b, c, d) == ((a + 1) % 4, (a + 2) % 4, (a + 3) % 4)
+    tricks = [x for x in lines[at:] if re.match(r"^\s+trick\s+\d+:", x)][:16]
+    for i, line in enumerate(tricks):
+        seats = {int(s) for s in re.findall(r"seat (\d) (?:leads|plays)", line)}
+        assert seats == ({a, b} if i < 8 else {c, d}), line
+    assert re.match(rf"^\s+trick 25: seat {a} leads", tricks[0])
+    assert re.match(rf"^\s+trick 33: seat {c} leads", tricks[8])
