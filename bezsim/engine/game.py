@@ -198,11 +198,11 @@ def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, gam
     game_info[GI_N_EVENTS] = copy_events(S, events)
     if game_info[GI_N_EVENTS] > events.shape[0]:
         S[CTR_FAULT] = max(S[CTR_FAULT], 1)
-    game_info[GI_OVERFLOW] = S[CTR_FAULT]
     for p in range(players):
         game_info[GI_SCORE + p] = scores[p]
     if trace_on(S):
         trace_seats(S, TR_GAME_END, winner, scores, players, double, stake)
+    game_info[GI_OVERFLOW] = S[CTR_FAULT]      # after the last trace row: it may overflow too
 
 
 @njit(cache=True, _nrt=False)

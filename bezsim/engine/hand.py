@@ -296,36 +296,33 @@ def draw(params, S, seat, hand_no, trick_no):
 
 @njit(cache=True, _nrt=False)
 def team_declare(params, S, rng, pol_ids, pol_params, winner, hand_no, trick_no, announce):
-    """After a win the side may score one combination and make one seven action (R1.10,
-    R2.3). The winner declares first; with partners (R4.2) his partner may then use what the
-    winner left, from his own cards, each deciding on what he can see."""
-    seven_is_decl = params[PR_SEVEN_IS_DECL] != 0
-    left = declare_phase(params, S, rng, pol_ids, pol_params, winner, hand_no, trick_no,
-                         announce, 1, 0 if seven_is_decl else 1)
-    if params[PR_PARTNERS] and left > 0:
-        declare_phase(params, S, rng, pol_ids, pol_params, (winner + 2) & 3, hand_no, trick_no,
-                      announce, left & 1, left >> 1)
+    """The declarations after a trick win (R1.7, R1.10, R2.3): one combination and one seven
+    action for the side (with option seven_exchange_is_declaration the seven is the one
+    declaration). The winner declares first; with partners (R4.2) his partner may then use
+    what the winner left, from his own cards, each deciding on what he can see.
 
-
-@njit(cache=True, _nrt=False)
-def declare_phase(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no, announce,
-                  combos_left, sevens_left):
-    """A seat's declarations after its side won (R1.7, R1.10, R2.3): up to ``combos_left``
-    combinations and ``sevens_left`` seven actions (with option
-    seven_exchange_is_declaration the seven is the combination's one declaration instead).
-    Returns what is left for the side: combos_left + 2 * sevens_left."""
+    One function with one policy call site: split into a per-seat function called twice,
+    the two-player game measured ~8% slower."""
     seven_is_decl = params[PR_SEVEN_IS_DECL] != 0
-    while True:
+    combos_left = 1
+    sevens_left = 0 if seven_is_decl else 1
+    seat = winner
+    declarers = 2 if params[PR_PARTNERS] else 1
+    turn = 0
+    while turn < declarers:
         allow_seven = combos_left > 0 if seven_is_decl else sevens_left > 0
         n = legal_declarations(params, S, seat, combos_left > 0, allow_seven, O_ACTS)
-        if n == 0:
-            return combos_left + 2 * sevens_left
-        S[O_ACTS + n] = A_STOP
-        S[O_APTS + n] = 0
-        n += 1
-        code = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_DECLARE, seat, n)]
+        code = A_STOP
+        if n > 0:
+            S[O_ACTS + n] = A_STOP
+            S[O_APTS + n] = 0
+            code = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_DECLARE, seat, n + 1)]
         if code == A_STOP:
-            return combos_left + 2 * sevens_left
+            if combos_left == 0 and sevens_left == 0:
+                return
+            turn += 1                          # the partner's turn, if any
+            seat = (winner + 2) & 3
+            continue
         kind = code_kind(code)
         if kind == K_SEVEN_EXCHANGE or kind == K_SEVEN_DECLARE:
             score_seven(params, S, seat, code, hand_no, trick_no)
@@ -345,8 +342,6 @@ def declare_phase(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no, 
         combos_left -= 1
         if announce:
             pending_announce(params, S, seat, O_ACTS, hand_no, trick_no)
-        if seven_is_decl or sevens_left == 0:
-            return combos_left + 2 * sevens_left     # nothing more can score on this trick
 
 
 @njit(cache=True, _nrt=False)
@@ -423,8 +418,18 @@ def play_hand(params, S, rng, pol_ids, pol_params, hand_no, dealer):
     leader = (dealer + 1) % players           # the player left of the dealer leads (R3)
     winner = leader
     for t in range(1, stage1_tricks + 1):
-        winner = play_trick(params, S, rng, pol_ids, pol_params, leader, -1, players, hand_no,
-                            t, 1)
+        # every seat plays in turn; written out here rather than through play_trick, which
+        # measured ~10% slower on the two-player hot path
+        S[O_SC + SC_TRICK] = t
+        S[O_SC + SC_LEADER] = leader
+        S[O_SC + SC_STAGE] = 1
+        S[O_SC + SC_N_TRICK] = 0
+        for k in range(players):
+            seat = (leader + k) % players
+            n = legal_plays(S, seat, k, S[O_SC + SC_TRUMP], 1, 0)
+            card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_PLAY, seat, n)]
+            play_card(params, S, seat, card, hand_no, t, n)
+        winner = (leader + winning_index(S, players, S[O_SC + SC_TRUMP])) % players
         finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
         if open_cards:
             open_cards_trick(params, S, rng, pol_ids, pol_params, winner, hand_no, t)

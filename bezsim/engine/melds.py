@@ -392,7 +392,17 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
         if params[PR_PARTNERS]:
             n = _offer_beziques(params, S, cnt, (seat + 2) & 3, out, n)
         else:
-            n = _offer_beziques(params, S, cnt, -1, out, n)
+            # ordinary: a double or triple needs one card new to the bezique class (R1.9
+            # rule 3); written out (not via _offer_beziques): measured faster
+            fresh = (S[cnt + CN_BQ_SINGLE] + S[cnt + CN_BJ_SINGLE] > 0
+                     or params[PR_REUSE] != REUSE_ORDINARY)
+            if S[cnt + CN_BQ_DOUBLE] >= 2 and S[cnt + CN_BJ_DOUBLE] >= 2 and fresh:
+                n = _offer(S, out, n, K_DOUBLE_BEZIQUE, 0, params[PR_POINTS + K_DOUBLE_BEZIQUE])
+            for level in range(3, params[PR_BEZ_LEVELS] + 1):
+                at = cnt + CN_BQ_TRIPLE + 2 * (level - 3)
+                if S[at] >= level and S[at + 1] >= level and fresh:
+                    kind = BEZ_KINDS[level - 1]
+                    n = _offer(S, out, n, kind, 0, params[PR_POINTS + kind])
         for r in (ACE, KING, QUEEN, JACK):
             if S[cnt + CN_FOUR + r] >= 4:
                 kind = FOUR_KINDS[r]
