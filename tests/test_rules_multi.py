@@ -1039,6 +1039,33 @@ def test_r3_r4_1_everyone_for_himself_game_to_2000(variant):
         _check_game_end(after, winner, 2000)
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r2_6_double_game_option_against_the_runner_up(variant):
+    """R2.6 / R9 double_game, off by default for three and four players (a two-handed rule);
+    when set, the game counts double when the best other side ends under half the target,
+    and double_game=points stakes the margin over that runner-up (doubled)."""
+    rules = Rules.make(variant)
+    assert rules.options["double_game"] == "off"
+    off = run_games(rules, ["greedy"], 3, 0, 40)
+    assert (off.game_info[:, C.GI_DOUBLE] == 0).all() and (off.game_info[:, C.GI_STAKE] == 1).all()
+    sides = 2 if rules.partners else rules.players
+    doubles = 0
+    for mode in ("game", "points"):
+        batch = run_games(Rules.make(variant, {"double_game": mode, "target": 200}),
+                          ["random"], 3, 0, 200)
+        for g in range(batch.n_games):
+            scores = [int(batch.game_info[g, C.GI_SCORE + s]) for s in range(sides)]
+            winner = int(batch.game_info[g, C.GI_WINNER])
+            second = max(v for s, v in enumerate(scores) if s != winner)
+            double = 2 * second < 200
+            doubles += double
+            assert bool(batch.game_info[g, C.GI_DOUBLE]) == double
+            stake = int(batch.game_info[g, C.GI_STAKE])
+            factor = 2 if double else 1
+            assert stake == (factor if mode == "game" else (scores[winner] - second) * factor)
+    assert doubles > 0
+
+
 def test_r9_target_option_in_a_partnership():
     """R9 target: a lower target ends partnership games sooner, still by team."""
     batch = run_games(Rules.make(PARTNERS, {"target": 500}), ["greedy"], 2, 0, 6)
