@@ -57,3 +57,69 @@ def test_compounds_command(polish_run, tmp_path):
     assert bad.stderr.strip().startswith("bezsim: error:") and "not a bezsim run" in bad.stderr
     with pytest.raises(BezsimError):
         compound_stats(tmp_path)
+
+
+# --- seats and positions (R3, R4): bezsim seats ----------------------------------------------
+
+@pytest.fixture(scope="module", params=["three_handed", "four_handed_partners"])
+def multi_run(request, tmp_path_factory):
+    out = tmp_path_factory.mktemp("runs") / request.param
+    rules = Rules.make(request.param)
+    run_simulation(rules, ["greedy"] * rules.players, 5, 120, out, progress=False)
+    return request.param, out
+
+
+def _hand_points_by_position(hands: pd.DataFrame, partners: bool) -> pd.DataFrame:
+    """Independent of bezsim.analysis.seats: one row per hand, one column per position from
+    the dealer's left (0 leads first), with the side's points, row by row in Python."""
+    sides = 2 if partners else int(hands["seat"].max()) + 1
+    rows = {}
+    for (game, hand), group in hands.groupby(["game_id", "hand"]):
+        dealer = int(group["dealer"].iloc[0])
+        points = [0] * sides
+        for seat, pts in zip(group["seat"], group["points"], strict=True):
+            side = seat % 2 if partners else seat
+            dealer_side = dealer % 2 if partners else dealer
+            points[(side - dealer_side - 1) % sides] += int(pts)
+        rows[(game, hand)] = points
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def test_seat_stats_agree_with_the_tables(multi_run):
+    from bezsim.analysis.seats import seat_stats
+
+    variant, run = multi_run
+    partners = variant == "four_handed_partners"
+    stats = seat_stats(run)
+    hands = pd.read_parquet(run / "hands")
+    games = pd.read_parquet(run / "games")
+    table = _hand_points_by_position(hands, partners)
+    sides = table.shape[1]
+    assert (stats["partners"], stats["sides"]) == (partners, sides)
+    assert stats["hands"] == len(table) and stats["games"] == len(games) == 120
+    best = table.max(axis=1)
+    single = (table.eq(best, axis=0).sum(axis=1) == 1)
+    for p in range(sides):
+        wins = int((single & (table[p] == best)).sum())
+        assert stats["hand_top_by_position"][p][0] == pytest.approx(wins / len(table))
+        assert stats["hand_points_by_position"][p][0] == pytest.approx(table[p].mean())
+    assert stats["hands_tied_at_top"][0] == pytest.approx((~single).mean())
+    for s in range(sides):
+        assert stats["game_wins_by_side"][s][0] == pytest.approx((games["winner"] == s).mean())
+    first = games["first_dealer"] % 2 if partners else games["first_dealer"]
+    position = (games["winner"] - first - 1) % sides
+    for p in range(sides):
+        assert stats["game_wins_by_first_position"][p][0] == pytest.approx((position == p).mean())
+    events = pd.read_parquet(run / "declarations")
+    triples = events[(events["kind"] == "triple_bezique") & (events["status"] != "lost")]
+    assert stats["triple_beziques"] == len(triples)
+
+
+def test_seats_command(multi_run, tmp_path):
+    variant, run = multi_run
+    result = CliRunner().invoke(cli, ["seats", str(run)])
+    assert result.exit_code == 0, result.output
+    assert "leads first" in result.output and "hands with a triple bezique" in result.output
+    assert ("two teams" in result.output) == (variant == "four_handed_partners")
+    bad = CliRunner().invoke(cli, ["seats", str(tmp_path)])
+    assert bad.exit_code == 2 and bad.stderr.strip().startswith("bezsim: error:")
