@@ -2143,15 +2143,18 @@ def _arrays(batch):
     return (batch.hand_seat, batch.hand_info, batch.game_info, batch.events)
 
 
-def test_threads_and_serial_give_identical_arrays():
+@pytest.mark.parametrize("variant,games", [("ordinary", 3000), ("three_handed", 600),
+                                           ("four_handed_partners", 600)])
+def test_threads_and_serial_give_identical_arrays(variant, games):
     import numba
 
-    rules = PRESETS[0]
+    rules = Rules.make(variant)
+    policies = (["random", "greedy"] * 2)[:rules.players]
     before = numba.get_num_threads()
     try:
-        runs = [run_games(rules, ["random", "greedy"], 99, 10, 3000, threads=1),
-                run_games(rules, ["random", "greedy"], 99, 10, 3000, threads=2),
-                run_games(rules, ["random", "greedy"], 99, 10, 3000, parallel=False)]
+        runs = [run_games(rules, policies, 99, 10, games, threads=1),
+                run_games(rules, policies, 99, 10, games, threads=2),
+                run_games(rules, policies, 99, 10, games, parallel=False)]
     finally:
         numba.set_num_threads(before)
     for other in runs[1:]:
