@@ -51,7 +51,27 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 import pytest
-from conformance_multi import MULTI, MultiHand, Violation, check_multi_end, expect, pad4
+
+# cards, from the card layout of DESIGN.md (id = pack*32 + suit*8 + rank)
+from conformance_multi import (
+    ACE,
+    DIAMONDS,
+    JACK,
+    KING,
+    MULTI,
+    QUEEN,
+    SEVEN,
+    SPADES,
+    TEN,
+    MultiHand,
+    Violation,
+    check_multi_end,
+    expect,
+    face,
+    pad4,
+    rank,
+    suit,
+)
 from conformance_multi import legal_follows as mlegal
 from conformance_multi import winning_index as mwinning_index
 
@@ -75,24 +95,6 @@ OPTION_SETS = [
     {"seven_scores_when": "played"},
 ]
 HANDS_PER_OPTION_SET = 1500
-
-# --- cards, from the card layout of DESIGN.md (id = pack*32 + suit*8 + rank) ------------------
-
-ACE, TEN, KING, QUEEN, JACK, SEVEN = 0, 1, 2, 3, 4, 7
-SPADES, DIAMONDS = 0, 2
-
-
-def suit(card: int) -> int:
-    return (card % 32) // 8
-
-
-def rank(card: int) -> int:
-    return card % 8
-
-
-def face(card: int) -> int:
-    return card % 32
-
 
 # --- R1.8: combinations, their history tag and their points ----------------------------------
 
