@@ -85,17 +85,22 @@ def _make_rules(variant: str, options: tuple[str, ...], players: int | None = No
     return Rules.from_strings(variant, list(options), players=players)
 
 
-def _parse_policies(text: str, players: int) -> list[str]:
+def _parse_policies(text: str, players: int, overrides: tuple[str, ...] = ()) -> list[str]:
     from bezsim.policies.registry import parse_policies
 
-    return parse_policies(text, players)
+    return parse_policies(text, players, overrides)
 
 
 def _rules_options(func):
     """--variant, --option and --policies: shared by the commands that play games."""
+    func = click.option("--policy-param", "policy_params", multiple=True,
+                        metavar="POLICY.PARAM=VALUE",
+                        help="A policy parameter (repeatable); `bezsim policies` lists "
+                             "them.")(func)
     func = click.option("--policies", default="random", show_default=True,
                         help="Policy for every seat (random, greedy), or a comma list, "
-                             "one per seat.")(func)
+                             "one per seat; a policy may carry parameters: "
+                             "greedy(stage2_win_margin=8).")(func)
     func = click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
                         help="Rule option (repeatable); `bezsim options` lists them.")(func)
     func = click.option("--players", type=int, default=None,
@@ -130,12 +135,12 @@ def cli(ctx: click.Context) -> None:
               help="Output directory [default: data/runs/<variant>-<seed>].")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def simulate(variant: str, players: int | None, options: tuple[str, ...], policies: str,
-             games: int,
+             policy_params: tuple[str, ...], games: int,
              seed: int | None, threads: int | None, shard_size: int, out: str | None,
              no_progress: bool) -> None:
     """Play seeded games and store them as Parquet tables (rerun to resume)."""
     rules = _make_rules(variant, options, players)
-    policy_list = _parse_policies(policies, rules.players)
+    policy_list = _parse_policies(policies, rules.players, policy_params)
     resume_hint = "run the same command again to resume"
     if seed is None:
         seed = secrets.randbits(63)
@@ -174,10 +179,10 @@ def _print_summary(summary) -> None:
 @click.option("--game", type=click.IntRange(min=0), default=0, show_default=True,
               help="Game index within the run.")
 def replay(variant: str, players: int | None, options: tuple[str, ...], policies: str,
-           seed: int, game: int) -> None:
+           policy_params: tuple[str, ...], seed: int, game: int) -> None:
     """Print a readable transcript of one seeded game."""
     rules = _make_rules(variant, options, players)
-    policy_list = _parse_policies(policies, rules.players)
+    policy_list = _parse_policies(policies, rules.players, policy_params)
     from bezsim.replay import transcript
 
     click.echo(transcript(rules, policy_list, seed, game).rstrip("\n"))
@@ -246,6 +251,14 @@ def _echo_stats(stats: dict[str, Any], formatter, as_json: bool) -> None:
         click.echo(json.dumps(stats, indent=2, default=_json_default))
     else:
         click.echo(formatter(stats))
+
+
+@cli.command("policies")
+def policies_command() -> None:
+    """List the built-in policies and their parameters (with defaults)."""
+    from bezsim.policies.registry import describe
+
+    click.echo(describe())
 
 
 @cli.command("options")

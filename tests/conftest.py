@@ -114,7 +114,7 @@ def _fake_registry() -> types.ModuleType:
     module = types.ModuleType("bezsim.policies.registry")
     module.POLICY_NAMES = ("random", "greedy")
 
-    def parse_policies(text: str, players: int) -> list[str]:
+    def parse_policies(text: str, players: int, overrides=()) -> list[str]:
         names = [name.strip() for name in text.split(",")]
         for name in names:
             if name not in module.POLICY_NAMES:

@@ -1,16 +1,20 @@
 """The policy contract: a built-in policy's decision depends only on what its seat may see
 (DESIGN: "never another hand or the stock order. Test that.")."""
 
+import re
+
 import numpy as np
 import pytest
 
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
+from bezsim.engine.api import run_games
 from bezsim.engine.melds import legal_declarations
 from bezsim.engine.tricks import legal_plays
 from bezsim.policies.builtin import GREEDY, RANDOM, choose
 from bezsim.policies.registry import PolicyError, parse_policies
 from bezsim.position import build_state, parse_position
+from bezsim.rules import Rules
 
 SEEN_BY_SEAT_0 = {
     "trumps": "♥", "turnup": "9♥", "stock": 21, "trick": 14, "to_move": 0,
@@ -88,3 +92,67 @@ def test_parse_policies():
         parse_policies("smart", 2)
     with pytest.raises(PolicyError, match="3 policies given for 2 seats"):
         parse_policies("random,random,greedy", 2)
+
+
+# --- policy specs and parameters (bezsim.policies.registry) ----------------------------------
+
+def test_policy_specs_are_canonical():
+    from bezsim.policies.registry import parse_policies
+
+    assert parse_policies("greedy( stage2_win_margin = 8.0 ),random", 2) == [
+        "greedy(stage2_win_margin=8)", "random"]
+    # defaults are dropped, parameters sorted: equal policies get equal specs
+    assert parse_policies("greedy(stage2_win_margin=5,stage1_win_margin=2.5)", 2) == [
+        "greedy(stage1_win_margin=2.5)"] * 2
+    assert parse_policies("greedy", 3, ["greedy.stage2_win_margin=9"]) == [
+        "greedy(stage2_win_margin=9)"] * 3
+    assert parse_policies("greedy(stage2_win_margin=9),random", 2,
+                          ["greedy.stage2_win_margin=5"]) == ["greedy", "random"]
+
+
+@pytest.mark.parametrize(("text", "overrides", "message"), [
+    ("greedy(foo=1)", (), "has no parameter 'foo'"),
+    ("greedy(stage1_win_margin=x)", (), "is not a number"),
+    ("greedy(stage1_win_margin=inf)", (), "must be finite"),
+    ("greedy(stage1", (), "must look like name or name(param=value"),
+    ("random(stage1_win_margin=1)", (), "has no parameter"),
+    ("greedy", ("greedy.stage1_win_margin",), "must look like policy.param=value"),
+    ("random", ("greedy.stage1_win_margin=2",), "no seat plays greedy"),
+    ("random", ("smart.x=2",), "unknown policy 'smart'"),
+])
+def test_bad_policy_specs_are_one_line_errors(text, overrides, message):
+    from bezsim.policies.registry import parse_policies
+
+    with pytest.raises(PolicyError, match=re.escape(message)):
+        parse_policies(text, 2, overrides)
+
+
+def test_policy_params_reach_the_engine():
+    """The parameter row is what the kernels read: a different greedy margin changes play,
+    the default written out does not (same spec, same games)."""
+    from bezsim.policies.registry import policy_params
+
+    rows = policy_params(["greedy(stage2_win_margin=8)", "random"])
+    assert rows.shape == (2, 16) and rows[0, :2].tolist() == [3.0, 8.0] and not rows[1].any()
+    rules = Rules.make("ordinary")
+    base = run_games(rules, ["greedy", "greedy"], 4, 0, 200)
+    same = run_games(rules, ["greedy(stage1_win_margin=3)", "greedy"], 4, 0, 200)
+    other = run_games(rules, ["greedy(stage1_win_margin=30,stage2_win_margin=30)", "greedy"],
+                      4, 0, 200)
+    assert np.array_equal(base.game_info, same.game_info)
+    assert not np.array_equal(base.game_info, other.game_info)
+
+
+def test_policies_command_lists_builtins_and_parameters():
+    from click.testing import CliRunner
+
+    from bezsim.cli import cli
+
+    result = CliRunner().invoke(cli, ["policies"])
+    assert result.exit_code == 0, result.output
+    assert "random:" in result.output and "greedy:" in result.output
+    assert "stage2_win_margin = 5" in result.output
+    bad = CliRunner().invoke(cli, ["replay", "--seed", "1", "--policies", "greedy",
+                                   "--policy-param", "greedy.nope=1"])
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
+    assert "has no parameter 'nope'" in bad.stderr

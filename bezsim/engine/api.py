@@ -64,12 +64,10 @@ EVENTS_PER_HAND = 16   # starting room; games that need more are rerun alone wit
 
 
 def _policy_arrays(policies: list[str], players: int):
-    from bezsim.policies.builtin import default_params
-    from bezsim.policies.registry import parse_policies, policy_ids
+    from bezsim.policies.registry import parse_policies, policy_ids, policy_params
 
-    names = parse_policies(list(policies), players)
-    pp = np.stack([default_params() for _ in names])
-    return policy_ids(names), pp
+    specs = parse_policies(list(policies), players)
+    return policy_ids(specs), policy_params(specs)
 
 
 def _alloc(n: int, hand_cap: int, players: int, event_cap: int):

@@ -19,11 +19,11 @@ what its seat may see (bezsim.engine.state names the regions):
   copy's declaration history ``S[O_HIST + card]`` (every declaration is shown, so public).
 
 It must not read other regions (hidden hands, stock order). ``params`` is the policy's float64
-parameter row for this seat (``params[seat]``), ``rng[1 + seat]`` its own random stream.
+parameter row for this seat (``params[seat]``, laid out as bezsim.policies.registry declares
+the policy's parameters), ``rng[1 + seat]`` its own random stream.
 It returns an index into the offered actions; the engine treats anything else as a fault.
 """
 
-import numpy as np
 from numba import njit
 
 from bezsim.engine.constants import (
@@ -111,7 +111,7 @@ def greedy_policy(S, seat, params, rng):
         return cheapest
     if lose < 0:
         return win
-    margin = 5 if S[O_SC + SC_STAGE] == 2 else 3
+    margin = params[1] if S[O_SC + SC_STAGE] == 2 else params[0]   # registry: win margins
     if brisques > 0 or keep_value(S[O_ACTS + win], trump) <= keep_value(S[O_ACTS + lose],
                                                                         trump) + margin:
         return win
@@ -127,6 +127,3 @@ def choose(policy_id, S, seat, params, rng):
         return random_policy(S, seat, params[seat], rng)
     return 0 if policy_id == FIRST_ACTION else S[O_N_ACTS] - 1
 
-
-def default_params() -> np.ndarray:
-    return np.zeros(1, dtype=np.float64)

@@ -1,35 +1,180 @@
-"""Policy names the user can give, and their engine ids."""
+"""Policy names the user can give, their parameters, and their engine ids.
+
+A policy is written as a *spec*: a name, optionally with parameters, ``greedy`` or
+``greedy(stage2_win_margin=8)``. Specs are canonical (parameters sorted, defaults dropped,
+numbers written plainly), so the spec string is what runs, tables and manifests record: a run
+stays a pure function of (rules, policy specs, seed, game range). The engine receives one id
+and one float64 parameter row per seat (DESIGN.md: heuristics as data, sweeps need no
+recompile).
+"""
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
 
 from bezsim.errors import BezsimError
 from bezsim.policies.builtin import GREEDY, RANDOM
 
-POLICY_IDS = {"random": RANDOM, "greedy": GREEDY}
-POLICY_NAMES = tuple(POLICY_IDS)
+N_POLICY_PARAMS = 16      # width of each seat's parameter row the kernels receive
 
 
 class PolicyError(BezsimError, ValueError):
-    """An unknown policy name or a wrong number of policies."""
+    """An unknown policy name or parameter, or a wrong number of policies."""
 
 
-def parse_policies(text: str | list[str] | tuple[str, ...], players: int) -> list[str]:
-    """``"random,greedy"`` -> one name per seat; a single name is used for every seat."""
-    names = [t.strip().lower() for t in (text.split(",") if isinstance(text, str) else text)]
-    names = [t for t in names if t]
-    if not names:
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: float
+    meaning: str
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    name: str
+    policy_id: int
+    summary: str
+    params: tuple[Param, ...] = ()
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.params) or "none"
+        raise PolicyError(f"policy {self.name!r} has no parameter {name!r} (its parameters: "
+                          f"{known})")
+
+
+BUILTINS: dict[str, PolicyInfo] = {
+    "random": PolicyInfo("random", RANDOM,
+                         "uniform over the legal actions, declining to declare included"),
+    "greedy": PolicyInfo(
+        "greedy", GREEDY,
+        "scores the most valuable declaration at once; wins a trick holding a brisque or when "
+        "winning is cheap, else throws its least valuable card",
+        (Param("stage1_win_margin", 3.0, "stage 1: win with a card worth at most this much "
+                                         "more (keep value) than the cheapest loser"),
+         Param("stage2_win_margin", 5.0, "stage 2: the same margin in the last tricks"))),
+}
+POLICY_IDS = {name: info.policy_id for name, info in BUILTINS.items()}
+POLICY_NAMES = tuple(BUILTINS)
+_SPEC = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(?:\((.*)\))?\s*$")
+
+
+def _number(text: str) -> str:
+    """A float written plainly: 8.0 -> '8', 0.25 -> '0.25'."""
+    value = float(text)
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def split_specs(text: str) -> list[str]:
+    """Split ``a,b(x=1,y=2),c`` on the commas outside parentheses."""
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        current.append(ch)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def parse_spec(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
+    """``name(param=value, ...)`` -> (policy, non-default parameter values)."""
+    m = _SPEC.match(spec)
+    if not m:
+        raise PolicyError(f"policy {spec!r} must look like name or name(param=value, ...)")
+    name = m.group(1).lower()
+    if name not in BUILTINS:
+        raise PolicyError(f"unknown policy {name!r} (choose from: {', '.join(POLICY_NAMES)})")
+    info = BUILTINS[name]
+    values: dict[str, float] = {}
+    for item in split_specs(m.group(2) or ""):
+        key, sep, text = item.partition("=")
+        if not sep:
+            raise PolicyError(f"policy parameter {item!r} must look like name=value")
+        param = info.param(key.strip())
+        try:
+            value = float(_number(text.strip()))
+        except ValueError:
+            raise PolicyError(f"policy parameter {key.strip()}={text.strip()!r} is not a "
+                              "number") from None
+        if not np.isfinite(value):
+            raise PolicyError(f"policy parameter {key.strip()} must be finite, got {text!r}")
+        if value != param.default:
+            values[param.name] = value
+    return info, values
+
+
+def canonical(info: PolicyInfo, values: dict[str, float]) -> str:
+    if not values:
+        return info.name
+    inner = ",".join(f"{k}={_number(str(values[k]))}" for k in sorted(values))
+    return f"{info.name}({inner})"
+
+
+def parse_policies(text: str | list[str] | tuple[str, ...], players: int,
+                   overrides: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """``"random,greedy"`` -> one canonical spec per seat; a single spec is used for every
+    seat. ``overrides`` are ``policy.param=value`` strings (the CLI's --policy-param) applied
+    to every seat playing that policy."""
+    items = split_specs(text) if isinstance(text, str) else [t.strip() for t in text]
+    items = [t for t in items if t]
+    if not items:
         raise PolicyError("no policy given (choose from: " + ", ".join(POLICY_NAMES) + ")")
-    for name in names:
-        if name not in POLICY_IDS:
-            raise PolicyError(f"unknown policy {name!r} (choose from: {', '.join(POLICY_NAMES)})")
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise PolicyError(f"{len(names)} policies given for {players} seats")
-    return names
+    parsed = [parse_spec(t) for t in items]
+    for assignment in overrides:
+        target, sep, value = assignment.partition("=")
+        name, dot, param = target.strip().partition(".")
+        if not sep or not dot:
+            raise PolicyError(f"--policy-param {assignment!r} must look like "
+                              "policy.param=value")
+        info = BUILTINS.get(name.lower())
+        if info is None:
+            raise PolicyError(f"unknown policy {name!r} in --policy-param {assignment!r}")
+        if all(p.name != info.name for p, _ in parsed):
+            raise PolicyError(f"--policy-param {assignment!r}: no seat plays {info.name}")
+        _, values = parse_spec(f"{info.name}({param.strip()}={value.strip()})")
+        for p, seat_values in parsed:
+            if p.name == info.name:
+                seat_values.pop(param.strip(), None)
+                seat_values.update(values)
+    specs = [canonical(p, v) for p, v in parsed]
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise PolicyError(f"{len(specs)} policies given for {players} seats")
+    return specs
 
 
-def policy_ids(names: list[str]):
-    import numpy as np
+def policy_ids(specs: list[str]) -> np.ndarray:
+    return np.array([parse_spec(s)[0].policy_id for s in specs], dtype=np.int64)
 
-    return np.array([POLICY_IDS[n] for n in names], dtype=np.int64)
+
+def policy_params(specs: list[str]) -> np.ndarray:
+    """One float64 row per seat: the policy's parameters in declared order (defaults filled),
+    zero-padded to N_POLICY_PARAMS."""
+    rows = np.zeros((len(specs), N_POLICY_PARAMS), dtype=np.float64)
+    for seat, spec in enumerate(specs):
+        info, values = parse_spec(spec)
+        for i, p in enumerate(info.params):
+            rows[seat, i] = values.get(p.name, p.default)
+    return rows
+
+
+def describe() -> str:
+    """The built-in policies and their parameters, for ``bezsim policies``."""
+    lines = []
+    for info in BUILTINS.values():
+        lines.append(f"{info.name}: {info.summary}")
+        for p in info.params:
+            lines.append(f"    {p.name} = {_number(str(p.default))}  ({p.meaning})")
+    lines.append("Set a parameter with --policy-param policy.param=value, or write the policy "
+                 "as policy(param=value).")
+    return "\n".join(lines)
