@@ -261,6 +261,50 @@ def policies_command() -> None:
     click.echo(describe())
 
 
+@cli.command()
+@click.option("--variant", default="ordinary", show_default=True,
+              help="Bézique variant: ordinary, three_handed, four_handed, "
+                   "four_handed_partners, polish, rubicon.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="Rule option (repeatable); `bezsim options` lists them.")
+@click.option("--policies", required=True, metavar="P1,P2[,...]",
+              help="Two or more distinct policies, comma separated; every pair plays.")
+@click.option("--games", type=click.IntRange(min=1), default=20000, show_default=True,
+              help="Deals per pair (each is played once per seating).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+              help="Root seed; without it a random seed is drawn and printed.")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Engine threads (default: all cores).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output directory [default: data/runs/tournament-<variant>-<seed>].")
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+def tournament(variant: str, options: tuple[str, ...], policies: str, games: int,
+               seed: int | None, threads: int | None, out: str | None, no_progress: bool,
+               as_json: bool) -> None:
+    """Round robin of policies on duplicate deals: win rate, margin and points per hand."""
+    from bezsim import tournament as tour
+
+    rules = _make_rules(variant, options)
+    names = tour.check_policies(policies)
+    if seed is None:
+        seed = secrets.randbits(63)
+        click.echo(f"seed: {seed}", err=True)
+    out = out or os.path.join("data", "runs", f"tournament-{rules.variant}-{seed}")
+    try:
+        frame = tour.run_tournament(rules, names, games, seed, threads=threads,
+                                    progress=not no_progress)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted; nothing written") from None
+    description = tour.describe_run(rules, names, games, seed)
+    tour.write_tournament(frame, out, description)
+    if as_json:
+        click.echo(json.dumps(tour.records(frame), indent=2, default=_json_default))
+    else:
+        click.echo(tour.format_table(frame, description))
+        click.echo(f"\nwritten: {os.path.join(out, tour.PARQUET_NAME)} and {tour.JSON_NAME}")
+
+
 @cli.command("options")
 @click.option("--variant", default="ordinary", show_default=True, help="Bézique variant.")
 def options_command(variant: str) -> None:

@@ -436,6 +436,9 @@ def build_state(pos: Position, event_cap: int = 0, trace_cap: int = 0) -> np.nda
         S[st.O_LOC + card] = C.LOC_PLAYED
     sc = st.O_SC
     S[sc + C.SC_TRUMP] = pos.trumps
+    S[sc + C.SC_PACKS] = pos.rules.packs
+    S[sc + C.SC_PLAYERS] = pos.rules.players
+    S[sc + C.SC_VARIANT] = int(pos.rules.params()[C.PR_VARIANT])
     S[sc + C.SC_TURNUP] = pos.turnup
     S[sc + C.SC_EXCHANGED] = int(pos.seven_exchanged)
     S[sc + C.SC_TRICK] = pos.trick

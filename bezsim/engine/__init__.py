@@ -2,33 +2,66 @@
 
 Numba's on-disk cache checks only the source file of each compiled function, so a kernel
 cached in game.py would keep stale copies of functions from hand.py or melds.py after those
-change. On import we hash every kernel source and drop the whole cache when the hash moves.
+change. So the cache lives in a directory named by a hash of every kernel source: a change
+to any of them starts a fresh cache, and a process still running older sources writes only
+to the older directory (dropping a shared cache on change was not enough: such a process
+could save stale kernels into it afterwards).
 """
 
 import contextlib
 import hashlib
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _KERNEL_DIRS = (_PACKAGE / "engine", _PACKAGE / "policies")
+_VERSIONS_KEPT = 3     # other processes may still be using a recent older version
 
 
-def _drop_stale_kernel_cache() -> None:
+def kernel_digest() -> str:
     digest = hashlib.sha256()
     for folder in _KERNEL_DIRS:
         for source in sorted(folder.glob("*.py")):
             digest.update(source.name.encode())
             digest.update(source.read_bytes())
-    stamp = _KERNEL_DIRS[0] / "__pycache__" / "kernel-sources.sha256"
+    return digest.hexdigest()[:16]
+
+
+def _writable(path: Path) -> bool:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError:
+        return False
+    return True
+
+
+def _prune(base: Path, keep: str) -> None:
+    """Remove all but the newest few versioned cache directories under ``base``."""
     with contextlib.suppress(OSError):
-        if stamp.read_text() == digest.hexdigest():
+        olds = sorted((p for p in base.iterdir() if p.is_dir() and p.name != keep),
+                      key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in olds[_VERSIONS_KEPT - 1:]:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _use_versioned_cache_dir() -> None:
+    from numba.core import config
+
+    digest = kernel_digest()
+    user = os.environ.get("NUMBA_CACHE_DIR")
+    bases = ([Path(user) / "bezsim"] if user else []) + [
+        _PACKAGE / "__pycache__" / "numba-cache", Path.home() / ".cache" / "bezsim-numba"]
+    for base in bases:
+        path = base / digest
+        if _writable(path):
+            config.CACHE_DIR = str(path)
+            os.utime(path)
+            _prune(base, digest)
             return
-    with contextlib.suppress(OSError):
-        for folder in _KERNEL_DIRS:
-            for cached in (folder / "__pycache__").glob("*.nb[ic]"):
-                cached.unlink()
-        stamp.parent.mkdir(exist_ok=True)
-        stamp.write_text(digest.hexdigest())
+    # no writable place: numba's own locators decide (kernels may compile every run)
 
 
-_drop_stale_kernel_cache()
+_use_versioned_cache_dir()

@@ -95,7 +95,10 @@ SC_EXCHANGED = 8       # 1 once the seven has been exchanged this hand
 SC_N_TRICK = 9         # cards on the current trick
 SC_SCORE = 10          # + seat: game score before this hand
 SC_HAND_POINTS = 14    # + seat: points scored so far this hand
-SC_SIZE = 18
+SC_PACKS = 18          # packs in play (cards are 0 .. 32 * packs - 1)
+SC_PLAYERS = 19
+SC_VARIANT = 20        # VARIANT_*: the rules being played are public
+SC_SIZE = 21
 
 # --- params array layout (bezsim.rules builds it) ------------------------------------------
 PR_VARIANT = 0

@@ -9,7 +9,9 @@ from bezsim.policies.builtin import choose
 @njit(cache=True, _nrt=False)
 def decide(S, rng, pol_ids, pol_params, decision, seat, n):
     """Ask the seat's policy; returns an index into the offered actions. An index outside
-    them is a policy fault, flagged for the caller."""
+    them is a policy fault, flagged for the caller. Only the first ``n`` entries of the
+    actions and points regions are the offer: past them lie earlier offers (blanking them
+    cost the two-player game ~18%), which the contract forbids a policy to read."""
     S[O_N_ACTS] = n
     S[O_DECISION] = decision
     idx = choose(pol_ids[seat], S, seat, pol_params, rng)

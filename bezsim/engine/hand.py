@@ -54,6 +54,7 @@ from bezsim.engine.constants import (
     PR_STAGE2_DUTY,
     PR_STAGE2_PAIRS,
     PR_TURNUP,
+    PR_VARIANT,
     QUEEN,
     SC_DEALER,
     SC_EXCHANGED,
@@ -61,11 +62,14 @@ from bezsim.engine.constants import (
     SC_HAND_POINTS,
     SC_LEADER,
     SC_N_TRICK,
+    SC_PACKS,
+    SC_PLAYERS,
     SC_STAGE,
     SC_STOCK_LEFT,
     SC_TRICK,
     SC_TRUMP,
     SC_TURNUP,
+    SC_VARIANT,
     SEVEN,
     SEVEN_WHEN_PLAYED,
     TEN,
@@ -119,6 +123,7 @@ from bezsim.engine.state import (
     O_OPEN_N,
     O_PEND_N,
     O_SC,
+    O_SCRATCH,
     O_SEEN,
     O_STOCK,
     O_TRICK,
@@ -202,6 +207,9 @@ def deal(params, S, rng, hand_no, dealer):
     set_roles(params, S)
     recount_hands(params, S)
     S[O_SC + SC_DEALER] = dealer
+    S[O_SC + SC_PACKS] = params[PR_PACKS]
+    S[O_SC + SC_PLAYERS] = players
+    S[O_SC + SC_VARIANT] = params[PR_VARIANT]
     S[O_SC + SC_HAND] = hand_no
     S[CTR_STOCK_POS] = pos
     S[O_SC + SC_STOCK_LEFT] = n_cards - pos
@@ -341,7 +349,7 @@ def team_declare(params, S, rng, pol_ids, pol_params, winner, hand_no, trick_no,
         S[O_DSTATS + seat * 3 + 1] += 1
         combos_left -= 1
         if announce:
-            pending_announce(params, S, seat, O_ACTS, hand_no, trick_no)
+            pending_announce(params, S, seat, O_SCRATCH, hand_no, trick_no)
 
 
 @njit(cache=True, _nrt=False)

@@ -7,7 +7,8 @@ one array a call costs one reference, and a game's events and trace live in the 
 
 A card is always in exactly one place (``O_LOC``); each seat's knowledge of every card is kept
 incrementally in its ``O_SEEN`` row, so a policy reads its own row and the public regions
-(``O_SC``, ``O_TRICK``, ``O_HIST``, ``O_ACTS``, ``O_APTS``) and nothing else.
+(``O_SC``, ``O_TRICK``, ``O_HIST``, and the first ``S[O_N_ACTS]`` entries of ``O_ACTS`` and
+``O_APTS``: past them lie earlier offers) and nothing else.
 """
 
 import numpy as np
@@ -84,7 +85,9 @@ O_INST_N = O_INST + MAX_PLAYERS * INSTANCE_MAX * INSTANCE_WIDTH
 O_HAND_CNT = O_INST_N + MAX_PLAYERS           # + seat * CNT_WIDTH: melds counts over the
                                               #   seat's hand, kept up to date (melds)
 O_TRACK_HAND = O_HAND_CNT + MAX_PLAYERS * CNT_WIDTH   # 1 while O_HAND_CNT is kept
-O_CTR = O_TRACK_HAND + 1
+O_SCRATCH = O_TRACK_HAND + 1                  # engine-only offers (codes, then points at
+                                              #   + ACTIONS_MAX), e.g. the "to score" shows
+O_CTR = O_SCRATCH + 2 * ACTIONS_MAX
 O_EV_CAP = O_CTR + 8
 O_TR_CAP = O_EV_CAP + 1
 O_EVENTS = O_TR_CAP + 1                       # 2 words per event

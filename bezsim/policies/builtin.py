@@ -18,9 +18,11 @@ what its seat may see (bezsim.engine.state names the regions):
   this hand), the current trick ``S[O_TRICK:O_TRICK + S[O_SC + SC_N_TRICK]]`` and every
   copy's declaration history ``S[O_HIST + card]`` (every declaration is shown, so public).
 
-It must not read other regions (hidden hands, stock order). ``params`` is the policy's float64
-parameter row for this seat (``params[seat]``, laid out as bezsim.policies.registry declares
-the policy's parameters), ``rng[1 + seat]`` its own random stream.
+It must not read other regions (hidden hands, stock order), nor the actions and points
+regions past the offer (they hold earlier offers, such as another seat's legal cards).
+``params`` is the policy's float64 parameter row for this seat (``params[seat]``, laid out
+as bezsim.policies.registry declares the policy's parameters), ``rng[1 + seat]`` its own
+random stream.
 It returns an index into the offered actions; the engine treats anything else as a fault.
 """
 
@@ -42,9 +44,11 @@ from bezsim.engine.constants import (
 from bezsim.engine.rng import below
 from bezsim.engine.state import O_ACTS, O_APTS, O_DECISION, O_N_ACTS, O_SC, O_TRICK
 from bezsim.engine.tricks import beats, winning_index
+from bezsim.policies.heuristic import heuristic_policy
 
 RANDOM = 0
 GREEDY = 1
+HEURISTIC = 2
 FIRST_ACTION = 100   # scripted, for positions: always the first offered action
 LAST_ACTION = 101    # scripted, for positions: always the last one (declining)
 
@@ -125,5 +129,7 @@ def choose(policy_id, S, seat, params, rng):
         return greedy_policy(S, seat, params[seat], rng)
     if policy_id == RANDOM:
         return random_policy(S, seat, params[seat], rng)
+    if policy_id == HEURISTIC:
+        return heuristic_policy(S, seat, params[seat], rng)
     return 0 if policy_id == FIRST_ACTION else S[O_N_ACTS] - 1
 
