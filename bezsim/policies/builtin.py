@@ -42,8 +42,9 @@ from bezsim.engine.constants import (
     TEN,
 )
 from bezsim.engine.rng import below
-from bezsim.engine.state import O_ACTS, O_APTS, O_DECISION, O_N_ACTS, O_SC, O_TRICK
+from bezsim.engine.state import O_ACTS, O_DECISION, O_N_ACTS, O_SC, O_TRICK
 from bezsim.engine.tricks import beats, winning_index
+from bezsim.policies.common import best_declaration, trick_brisques
 from bezsim.policies.heuristic import heuristic_policy
 
 RANDOM = 0
@@ -82,11 +83,7 @@ def greedy_policy(S, seat, params, rng):
     win is cheap, else throws its cheapest card, so brisques are not given away."""
     n = S[O_N_ACTS]
     if S[O_DECISION] != D_PLAY:
-        best = 0
-        for i in range(1, n):
-            if S[O_APTS + i] > S[O_APTS + best]:
-                best = i
-        return best
+        return best_declaration(S)     # the most valuable declaration now (seven included)
     trump = S[O_SC + SC_TRUMP]
     n_trick = S[O_SC + SC_N_TRICK]
     cheapest = 0
@@ -96,11 +93,7 @@ def greedy_policy(S, seat, params, rng):
     if n_trick == 0:
         return cheapest
     best_card = S[O_TRICK + winning_index(S, n_trick, trump)]
-    brisques = 0
-    for i in range(n_trick):
-        r = S[O_TRICK + i] & 7
-        if r == ACE or r == TEN:
-            brisques += 1
+    brisques = trick_brisques(S, n_trick)
     win = -1
     lose = -1
     for i in range(n):

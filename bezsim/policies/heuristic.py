@@ -42,7 +42,6 @@ from bezsim.engine.constants import (
 from bezsim.engine.state import (
     N_MAX,
     O_ACTS,
-    O_APTS,
     O_DECISION,
     O_HIST,
     O_N_ACTS,
@@ -51,6 +50,7 @@ from bezsim.engine.state import (
     O_TRICK,
 )
 from bezsim.engine.tricks import beats, winning_index
+from bezsim.policies.common import best_declaration, trick_brisques
 
 # parameter row layout (names and defaults in bezsim.policies.registry)
 W_BRISQUE = 0        # keep value of an ace or ten
@@ -170,11 +170,7 @@ def _declare_value(S, n, trump):
 def heuristic_policy(S, seat, w, rng):
     n = S[O_N_ACTS]
     if S[O_DECISION] != D_PLAY:
-        best = 0                       # the most valuable declaration now (seven included)
-        for i in range(1, n):
-            if S[O_APTS + i] > S[O_APTS + best]:
-                best = i
-        return best
+        return best_declaration(S)     # the most valuable declaration now (seven included)
     trump = S[O_SC + SC_TRUMP]
     packs = S[O_SC + SC_PACKS]
     n_trick = S[O_SC + SC_N_TRICK]
@@ -193,11 +189,7 @@ def heuristic_policy(S, seat, w, rng):
             return _stage2_lead(S, seat, w, n, t, packs, cheapest)
         return cheapest
     best_card = S[O_TRICK + winning_index(S, n_trick, t)]
-    brisques = 0
-    for i in range(n_trick):
-        r = S[O_TRICK + i] & 7
-        if r == ACE or r == TEN:
-            brisques += 1
+    brisques = trick_brisques(S, n_trick)
     win = -1
     win_v = 1e30
     lose = -1
