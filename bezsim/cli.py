@@ -97,9 +97,11 @@ def _rules_options(func):
                         metavar="POLICY.PARAM=VALUE",
                         help="A policy parameter (repeatable); `bezsim policies` lists "
                              "them.")(func)
-    func = click.option("--policies", default="random", show_default=True,
-                        help="Policy for every seat (random, greedy), or a comma list, "
-                             "one per seat; a policy may carry parameters: "
+    func = click.option("--policies", "--policy", "policies", default="random",
+                        show_default=True,
+                        help="Policy for every seat (random, greedy, heuristic, search, or "
+                             "your own package.module:function), or a comma list, one per "
+                             "seat; a policy may carry parameters: "
                              "greedy(stage2_win_margin=8).")(func)
     func = click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
                         help="Rule option (repeatable); `bezsim options` lists them.")(func)
@@ -267,7 +269,7 @@ def policies_command() -> None:
                    "four_handed_partners, polish, rubicon.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="Rule option (repeatable); `bezsim options` lists them.")
-@click.option("--policies", required=True, metavar="P1,P2[,...]",
+@click.option("--policies", "--policy", "policies", required=True, metavar="P1,P2[,...]",
               help="Two or more distinct policies, comma separated; every pair plays.")
 @click.option("--games", type=click.IntRange(min=1), default=20000, show_default=True,
               help="Deals per pair (each is played once per seating).")

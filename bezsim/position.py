@@ -525,7 +525,7 @@ def open_cards_outcomes(pos: Position) -> list[dict[str, Any]]:
         S = build_state(pos, event_cap=64, trace_cap=512)
         policy = FIRST_ACTION if exchange else LAST_ACTION
         open_cards_trick(params, S, np.zeros((1 + players, 4), np.uint64),
-                         np.full(players, policy, np.int64), np.zeros((players, 1)),
+                         np.full(players, policy, np.int64), np.zeros((players, 1)), None,
                          pos.to_move, 0, pos.trick)
         brisques = 10 * sum(1 for c in pos.won_trick if cards.rank_of(c) in (cards.ACE,
                                                                              cards.TEN))

@@ -84,6 +84,10 @@ def _validate(rules: Rules, policies: list[str], seed: int, games: int, shard_si
     if len(policies) != rules.players:
         raise BezsimError(f"{rules.players} seats need {rules.players} policies, "
                           f"got {len(policies)} ({','.join(policies)})")
+    from bezsim.policies.registry import parse_policies, policy_functions
+
+    # a plug-in that cannot be imported or compiled fails before any file is written
+    policy_functions(parse_policies(policies, rules.players))
 
 
 def _prepare_out_dir(out: Path, identity: dict[str, Any]) -> str:

@@ -53,6 +53,7 @@ class Snapshot:
     S: np.ndarray           # state when the seat's policy was asked
     rng: np.ndarray         # random streams at that moment
     seat: int
+    game: int = -1          # the game's index under the case's seed
 
     @property
     def players(self) -> int:
@@ -86,19 +87,21 @@ def _record_all(variant: str, options: dict, policies: tuple, seed: int, games: 
     real = decisions.choose
     real_random = decisions.random_policy      # decide calls the random policy directly
     seen: list[tuple] = []
+    current = [-1]
 
     def recording_choose(policy_id, S, seat, params, rng):
-        seen.append((S.copy(), rng.copy(), int(seat)))
+        seen.append((S.copy(), rng.copy(), int(seat), current[0]))
         return real(policy_id, S, seat, params, rng)
 
     def recording_random(S, seat, params, rng):
-        seen.append((S.copy(), rng.copy(), int(seat)))
+        seen.append((S.copy(), rng.copy(), int(seat), current[0]))
         return real_random(S, seat, params, rng)
 
     decisions.choose = recording_choose
     decisions.random_policy = recording_random
     try:
         for game in games:
+            current[0] = game
             run_games(rules, list(policies), seed, game, 1, parallel=False)
     finally:
         decisions.choose = real
@@ -120,7 +123,7 @@ def capture_main(out: str) -> None:
     for name, variant, options, policies, seed, games in CASES:
         params, seen = _record_all(variant, options, policies, seed, games)
         by_kind: dict[tuple, list[int]] = {}
-        for i, (S, _, _) in enumerate(seen):
+        for i, (S, *_) in enumerate(seen):
             by_kind.setdefault((int(S[st.O_SC + C.SC_STAGE]), int(S[st.O_DECISION])),
                                []).append(i)
         keep = sorted(i for kind, idx in by_kind.items() for i in _spread(idx, PER_KIND[kind]))
@@ -128,6 +131,7 @@ def capture_main(out: str) -> None:
         arrays[f"{name}/S"] = np.stack([seen[i][0] for i in keep])
         arrays[f"{name}/rng"] = np.stack([seen[i][1] for i in keep])
         arrays[f"{name}/seat"] = np.array([seen[i][2] for i in keep])
+        arrays[f"{name}/game"] = np.array([seen[i][3] for i in keep])
     np.savez_compressed(out, **arrays)
 
 
@@ -140,9 +144,10 @@ def capture(directory) -> list[Snapshot]:
     with np.load(out) as data:
         for name, *_ in CASES:
             params = data[f"{name}/params"]
-            for S, rng, seat in zip(data[f"{name}/S"], data[f"{name}/rng"],
-                                    data[f"{name}/seat"], strict=True):
-                snaps.append(Snapshot(name, params, S, rng, int(seat)))
+            for S, rng, seat, game in zip(data[f"{name}/S"], data[f"{name}/rng"],
+                                          data[f"{name}/seat"], data[f"{name}/game"],
+                                          strict=True):
+                snaps.append(Snapshot(name, params, S, rng, int(seat), int(game)))
     return snaps
 
 

@@ -29,8 +29,10 @@ from numba import njit
 
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
+from bezsim.engine.external import EXTERNAL
 from bezsim.policies.builtin import FIRST_ACTION, LAST_ACTION, choose
 from bezsim.policies.registry import POLICY_IDS, parse_policies, policy_params
+from bezsim.policies.search import search_policy
 
 PERTURBATIONS = 2          # hidden re-deals per decision point
 SCRIPTED = {"first_action": FIRST_ACTION, "last_action": LAST_ACTION}
@@ -196,6 +198,8 @@ def test_builtin_policy_ignores_hidden_cards(name, perturbed):
     pid = BUILTINS[name]
 
     def policy(S, seat, pol_params, rng):
+        if pid == EXTERNAL:        # search: called as the engine calls an external policy
+            return search_policy(S, seat, pol_params[seat], rng[1 + seat])
         return choose(pid, S, seat, pol_params, rng)
 
     found = mismatches(policy, name, perturbed)
@@ -254,3 +258,91 @@ def test_the_offer_itself_holds_no_hidden_cards(snapshots):
             assert all(row[c] in (C.V_MINE, C.V_MINE_SHOWN) for c in offer.tolist()), snap.case
         else:
             assert offer[-1] == C.A_STOP and (offer[:-1] >= 0).all(), snap.case
+
+
+# --- search: its sampled deals and its play-outs ----------------------------------------------
+
+def _pairs_ending(snap) -> bool:
+    return bool(snap.stage == 2 and snap.params[C.PR_STAGE2_PAIRS] and snap.players == 4)
+
+
+def test_sampled_deals_keep_everything_the_seat_knows(snapshots):
+    """search.determinize deals the cards the seat has not seen again into the places it
+    cannot see: the seat's own row and hand are untouched, each other hand keeps its size and
+    its shown cards, the unseen cards are the same multiset, and every seat's knowledge row
+    is consistent with where the cards now lie (the observation check of this module)."""
+    from bezsim.engine.melds import recount_hands
+    from bezsim.policies.search import determinize, rules_of
+
+    moved = 0
+    for i, snap in enumerate(snapshots[::3]):
+        S, seat = snap.S, snap.seat
+        W = np.zeros_like(S)
+        stream = np.array([i + 1, 7, 11, 13], np.uint64)
+        ok = determinize(S, W, seat, rules_of(S), stream, np.zeros(st.N_MAX, np.int32),
+                         np.zeros(C.MAX_HAND, np.int32))
+        assert ok, snap.case
+        assert np.array_equal(seen_row(snap, W, seat), seen_row(snap, S, seat))
+        assert np.array_equal(hand(W, seat), hand(S, seat))
+        unseen_before, unseen_after = [], []
+        for p in range(snap.players):
+            assert errors_free(observation_errors(snap, W, p)), (snap.case, p)
+            if p == seat:
+                continue
+            assert len(hand(W, p)) == len(hand(S, p))
+            row = seen_row(snap, S, seat)
+            known = sorted(c for c in hand(S, p).tolist() if row[c] != C.V_UNSEEN)
+            assert known == sorted(c for c in hand(W, p).tolist() if row[c] != C.V_UNSEEN)
+            unseen_before += [c for c in hand(S, p).tolist() if row[c] == C.V_UNSEEN]
+            unseen_after += [c for c in hand(W, p).tolist() if row[c] == C.V_UNSEEN]
+        pos, n_cards = int(S[st.CTR_STOCK_POS]), snap.n_cards
+        unseen_before += S[st.O_STOCK + pos:st.O_STOCK + n_cards].tolist()
+        unseen_after += W[st.O_STOCK + pos:st.O_STOCK + n_cards].tolist()
+        assert sorted(unseen_before) == sorted(unseen_after)
+        moved += unseen_before != unseen_after
+        counts = W.copy()
+        recount_hands(snap.params, counts)
+        used = int(S[st.O_N_COUNTS])       # the tail of each count row is never read
+        for p in range(snap.players):
+            at = st.O_HAND_CNT + p * st.CNT_WIDTH
+            assert np.array_equal(counts[at:at + used], W[at:at + used]), (snap.case, p)
+    assert moved > 0.5 * len(snapshots[::3])
+
+
+def errors_free(errors: list[str]) -> bool:
+    return not errors
+
+
+def test_playouts_replay_the_real_hand(snapshots):
+    """From any card decision, hand.resume_after_play with the real policies and random
+    streams finishes the hand exactly as the real game did: the same points for every seat.
+    Search's play-outs therefore play the real rules from the middle of a trick on."""
+    from bezsim.engine.api import run_games
+    from bezsim.engine.decisions import decide
+    from bezsim.engine.hand import resume_after_play
+    from bezsim.rules import Rules
+
+    cases = {name: (variant, options, policies, seed) for name, variant, options, policies,
+             seed, _ in CASES}
+    real = {}
+    checked = 0
+    for snap in snapshots:
+        if snap.decision != C.D_PLAY or _pairs_ending(snap):
+            continue
+        variant, options, policies, seed = cases[snap.case]
+        if (snap.case, snap.game) not in real:
+            real[snap.case, snap.game] = run_games(Rules.make(variant, options), list(policies),
+                                                   seed, snap.game, 1, parallel=False)
+        batch = real[snap.case, snap.game]
+        specs = parse_policies(list(policies), snap.players)
+        ids = np.array([POLICY_IDS[s] for s in specs], np.int64)
+        pp = policy_params(specs)
+        S, rng = snap.S.copy(), snap.rng.copy()
+        idx = decide(S, rng, ids, pp, None, C.D_PLAY, snap.seat, snap.n_actions)
+        resume_after_play(snap.params, S, rng, ids, pp, None, S[st.O_ACTS + idx])
+        h = int(S[st.O_SC + C.SC_HAND])
+        points = batch.hand_seat[0, h, :, C.HS_POINTS]
+        assert S[st.O_SC + C.SC_HAND_POINTS:st.O_SC + C.SC_HAND_POINTS
+                 + snap.players].tolist() == points.tolist(), (snap.case, snap.game, h)
+        checked += 1
+    assert checked > 300

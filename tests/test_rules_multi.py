@@ -155,7 +155,7 @@ class Table:
         players = self.pos.rules.players
         ids = np.array([policies.get(s, LAST_ACTION) for s in range(players)], np.int64)
         team_declare(self.params, self.S, np.zeros((1 + players, 4), np.uint64), ids,
-                     np.zeros((players, 1)), winner, 0, self.trick, True)
+                     np.zeros((players, 1)), None, winner, 0, self.trick, True)
 
     def history(self, text: str) -> list[str]:
         return history_names(self.pos.rules, int(self.S[st.O_HIST + card(text)]))
@@ -1194,9 +1194,9 @@ def test_knowledge_through_stage1_of_a_hand(variant):
         turnups = {int(S[st.O_SC + C.SC_TURNUP])}
         leader = 0
         for t in range(1, STAGE1 + 1):
-            w = play_trick(params, S, rng, ids, pol, leader, -1, players, 0, t, 1)
+            w = play_trick(params, S, rng, ids, pol, None, leader, -1, players, 0, t, 1)
             finish_trick(params, S, w, players, 0, t, 40, STAGE1)
-            team_declare(params, S, rng, ids, pol, w, 0, t, t < STAGE1)
+            team_declare(params, S, rng, ids, pol, None, w, 0, t, t < STAGE1)
             turnups.add(int(S[st.O_SC + C.SC_TURNUP]))        # a seven exchanged for it
             if t == STAGE1:
                 for p in range(players):

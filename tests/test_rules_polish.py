@@ -93,7 +93,7 @@ def run_step(data: dict, exchange: bool = False) -> np.ndarray:
     S = build_state(pos, event_cap=64, trace_cap=512)
     policy = FIRST_ACTION if exchange else LAST_ACTION
     open_cards_trick(params, S, np.zeros((3, 4), np.uint64), np.full(2, policy, np.int64),
-                     np.zeros((2, 1)), pos.to_move, 0, pos.trick)
+                     np.zeros((2, 1)), None, pos.to_move, 0, pos.trick)
     return S
 
 

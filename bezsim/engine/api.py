@@ -64,10 +64,15 @@ EVENTS_PER_HAND = 16   # starting room; games that need more are rerun alone wit
 
 
 def _policy_arrays(policies: list[str], players: int):
-    from bezsim.policies.registry import parse_policies, policy_ids, policy_params
+    from bezsim.policies.registry import (
+        parse_policies,
+        policy_functions,
+        policy_ids,
+        policy_params,
+    )
 
     specs = parse_policies(list(policies), players)
-    return policy_ids(specs), policy_params(specs)
+    return policy_ids(specs), policy_params(specs), policy_functions(specs)
 
 
 def _alloc(n: int, hand_cap: int, players: int, event_cap: int):
@@ -109,7 +114,7 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
     params = rules.params()
     players = int(params[C.PR_PLAYERS])
     hand_cap = int(params[C.PR_HAND_CAP])
-    pol_ids, pol_params = _policy_arrays(policies, players)
+    pol_ids, pol_params, fns = _policy_arrays(policies, players)
     hs, hi, gi, ev = _alloc(n_games, hand_cap, players, EVENTS_PER_HAND * hand_cap)
     seed_u = np.uint64(seed)
     if parallel:
@@ -117,11 +122,11 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
         if threads is not None:
             numba.set_num_threads(check_threads(threads))
         try:
-            run_batch(params, pol_ids, pol_params, seed_u, game_start, hs, hi, gi, ev)
+            run_batch(params, pol_ids, pol_params, fns, seed_u, game_start, hs, hi, gi, ev)
         finally:
             numba.set_num_threads(previous)   # a run's thread count must not outlive it
     else:
-        run_serial(params, pol_ids, pol_params, seed_u, game_start, hs, hi, gi, ev)
+        run_serial(params, pol_ids, pol_params, fns, seed_u, game_start, hs, hi, gi, ev)
     _check_policy_errors(gi, policies, game_start)
     wide = np.nonzero(gi[:, C.GI_OVERFLOW] == 1)[0]
     if wide.size:
@@ -129,7 +134,7 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
         ev = np.concatenate([ev, np.zeros((n_games, need - ev.shape[1]), np.int64)], axis=1)
         for i in wide:
             trace = np.zeros((0, C.TR_SIZE), np.int32)
-            trace_game(params, pol_ids, pol_params, seed_u, game_start + int(i), hs[i], hi[i],
+            trace_game(params, pol_ids, pol_params, fns, seed_u, game_start + int(i), hs[i], hi[i],
                        gi[i], ev[i], trace)
         if np.any(gi[wide, C.GI_OVERFLOW] != 0):
             raise RuntimeError("a game overflowed its output rows even when rerun alone")
@@ -151,12 +156,12 @@ def trace_one(rules, policies: list[str], seed: int, game: int):
     params = rules.params()
     players = int(params[C.PR_PLAYERS])
     hand_cap = int(params[C.PR_HAND_CAP])
-    pol_ids, pol_params = _policy_arrays(policies, players)
+    pol_ids, pol_params, fns = _policy_arrays(policies, players)
     cap = 4096
     while True:
         hs, hi, gi, ev = _alloc(1, hand_cap, players, cap // 8)
         trace = np.zeros((cap, C.TR_SIZE), np.int32)
-        used = trace_game(params, pol_ids, pol_params, np.uint64(seed), game, hs[0], hi[0],
+        used = trace_game(params, pol_ids, pol_params, fns, np.uint64(seed), game, hs[0], hi[0],
                           gi[0], ev[0], trace)
         if gi[0, C.GI_OVERFLOW] != 1:      # the trace and events fitted: the game is whole
             break

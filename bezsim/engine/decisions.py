@@ -2,12 +2,13 @@
 
 from numba import njit
 
+from bezsim.engine.external import EXTERNAL, call_external
 from bezsim.engine.state import CTR_FAULT, FAULT_POLICY, O_DECISION, O_N_ACTS
 from bezsim.policies.builtin import RANDOM, choose, random_policy
 
 
 @njit(cache=True, _nrt=False)
-def decide(S, rng, pol_ids, pol_params, decision, seat, n):
+def decide(S, rng, pol_ids, pol_params, fns, decision, seat, n):
     """Ask the seat's policy; returns an index into the offered actions. An index outside
     them is a policy fault, flagged for the caller. Only the first ``n`` entries of the
     actions and points regions are the offer: past them lie earlier offers (blanking them
@@ -17,6 +18,8 @@ def decide(S, rng, pol_ids, pol_params, decision, seat, n):
     pid = pol_ids[seat]
     if pid == RANDOM:       # the baseline of big runs, called directly: measured ~5% faster
         idx = random_policy(S, seat, pol_params[seat], rng)
+    elif pid == EXTERNAL:   # search or a user's plug-in (engine/external.py)
+        idx = call_external(fns, S, seat, pol_params[seat], rng[1 + seat])
     else:
         idx = choose(pid, S, seat, pol_params, rng)
     if idx < 0 or idx >= n:

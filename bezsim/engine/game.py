@@ -68,6 +68,7 @@ from bezsim.engine.state import (
     O_WON,
     copy_events,
     copy_trace,
+    load_rules,
     new_state,
     reset_game,
     trace_add,
@@ -133,12 +134,13 @@ def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
 
 
 @njit(cache=True, _nrt=False)
-def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info,
+def play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info,
               events, S, rng):
     """Hands until a seat reaches the target (R2.6); outcome rows written for this game."""
     players = params[PR_PLAYERS]
     target = params[PR_TARGET]
     hand_cap = hand_seat.shape[0]
+    load_rules(S, params)
     seed_stream(rng[0], seed, game, PURPOSE_GAME, 0)
     first_dealer = below(rng[0], players)
     for p in range(players):
@@ -155,7 +157,7 @@ def play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, gam
             S[CTR_FAULT] = 1
             break
         seed_stream(rng[0], seed, game, PURPOSE_DEAL, h)
-        w24, w_last = play_hand(params, S, rng, pol_ids, pol_params, h, dealer)
+        w24, w_last = play_hand(params, S, rng, pol_ids, pol_params, fns, h, dealer)
         record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
         for p in range(players):
             game_info[GI_BRISQUES + p] += S[O_BRISQ_TAKEN + p]
@@ -216,7 +218,7 @@ def trace_seats(S, kind, first, values, players, last, last2):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def run_batch(params, pol_ids, pol_params, seed, game_start, hand_seat, hand_info, game_info,
+def run_batch(params, pol_ids, pol_params, fns, seed, game_start, hand_seat, hand_info, game_info,
               events):
     """Play games game_start .. game_start + n - 1, one output row each, in parallel."""
     players = params[PR_PLAYERS]
@@ -224,12 +226,12 @@ def run_batch(params, pol_ids, pol_params, seed, game_start, hand_seat, hand_inf
     for i in prange(n):
         S = new_state(events.shape[1], 0)
         rng = np.zeros((1 + players, 4), np.uint64)
-        play_game(params, pol_ids, pol_params, seed, game_start + i, hand_seat[i], hand_info[i],
-                  game_info[i], events[i], S, rng)
+        play_game(params, pol_ids, pol_params, fns, seed, game_start + i, hand_seat[i],
+                  hand_info[i], game_info[i], events[i], S, rng)
 
 
 @njit(cache=True, nogil=True)
-def run_serial(params, pol_ids, pol_params, seed, game_start, hand_seat, hand_info, game_info,
+def run_serial(params, pol_ids, pol_params, fns, seed, game_start, hand_seat, hand_info, game_info,
                events):
     """``run_batch`` on one thread, without the parallel machinery."""
     players = params[PR_PLAYERS]
@@ -237,17 +239,17 @@ def run_serial(params, pol_ids, pol_params, seed, game_start, hand_seat, hand_in
     rng = np.zeros((1 + players, 4), np.uint64)
     for i in range(game_info.shape[0]):
         reset_game(S)
-        play_game(params, pol_ids, pol_params, seed, game_start + i, hand_seat[i], hand_info[i],
-                  game_info[i], events[i], S, rng)
+        play_game(params, pol_ids, pol_params, fns, seed, game_start + i, hand_seat[i],
+                  hand_info[i], game_info[i], events[i], S, rng)
 
 
 @njit(cache=True)
-def trace_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info,
+def trace_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info,
                events, trace):
     """One game with every step written to ``trace`` (replay); returns the trace rows used."""
     players = params[PR_PLAYERS]
     S = new_state(events.shape[0], trace.shape[0])
     rng = np.zeros((1 + players, 4), np.uint64)
-    play_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info, events,
+    play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info, events,
               S, rng)
     return copy_trace(S, trace)

@@ -303,7 +303,7 @@ def draw(params, S, seat, hand_no, trick_no):
 
 
 @njit(cache=True, _nrt=False)
-def team_declare(params, S, rng, pol_ids, pol_params, winner, hand_no, trick_no, announce):
+def team_declare(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, trick_no, announce):
     """The declarations after a trick win (R1.7, R1.10, R2.3): one combination and one seven
     action for the side (with option seven_exchange_is_declaration the seven is the one
     declaration). The winner declares first; with partners (R4.2) his partner may then use
@@ -324,7 +324,7 @@ def team_declare(params, S, rng, pol_ids, pol_params, winner, hand_no, trick_no,
         if n > 0:
             S[O_ACTS + n] = A_STOP
             S[O_APTS + n] = 0
-            code = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_DECLARE, seat, n + 1)]
+            code = S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_DECLARE, seat, n + 1)]
         if code == A_STOP:
             if combos_left == 0 and sevens_left == 0:
                 return
@@ -353,7 +353,7 @@ def team_declare(params, S, rng, pol_ids, pol_params, winner, hand_no, trick_no,
 
 
 @njit(cache=True, _nrt=False)
-def play_trick(params, S, rng, pol_ids, pol_params, leader, other, n_in, hand_no, t, stage):
+def play_trick(params, S, rng, pol_ids, pol_params, fns, leader, other, n_in, hand_no, t, stage):
     """One card from each of ``n_in`` seats: every seat from the leader round to the left,
     or (``n_in`` 2 of 4, R4.2 pairs) the leader and ``other``. Returns the trick's winner."""
     players = params[PR_PLAYERS]
@@ -369,7 +369,7 @@ def play_trick(params, S, rng, pol_ids, pol_params, leader, other, n_in, hand_no
         else:
             seat = leader if k == 0 else other
         n = legal_plays(S, seat, k, trump, stage, duty)
-        card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_PLAY, seat, n)]
+        card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_PLAY, seat, n)]
         play_card(params, S, seat, card, hand_no, t, n)
     wi = winning_index(S, n_in, trump)
     if n_in == players:
@@ -412,20 +412,55 @@ def finish_trick(params, S, winner, n_in, hand_no, trick_no, n_tricks, stage1_tr
 
 
 @njit(cache=True, _nrt=False)
-def play_hand(params, S, rng, pol_ids, pol_params, hand_no, dealer):
+def after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,
+                      stage1_tricks, n_tricks):
+    """A stock trick is complete: its points, the winner's declarations (or Polish open
+    cards), then every seat draws from the winner round."""
+    players = params[PR_PLAYERS]
+    finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
+    if params[PR_OPEN_CARDS]:
+        open_cards_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)
+    else:
+        if t < stage1_tricks or params[PR_DECL_AFTER_LAST]:
+            team_declare(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,
+                         t < stage1_tricks)
+        if t == stage1_tricks:
+            for p in range(players):
+                pending_flush(S, p, hand_no, t)
+    for k in range(players):
+        draw(params, S, (winner + k) % players, hand_no, t)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def hand_shape(params):
+    """(stock tricks, tricks in all, stage 2 played as R4.2 pairs)."""
+    players = params[PR_PLAYERS]
+    hand_size = params[PR_HAND_SIZE]
+    stage1_tricks = (params[PR_PACKS] * 32 - players * hand_size) // players
+    pairs = params[PR_STAGE2_PAIRS] != 0 and players == 4
+    return stage1_tricks, stage1_tricks + (2 * hand_size if pairs else hand_size), pairs
+
+
+@njit(cache=True, _nrt=False)
+def play_hand(params, S, rng, pol_ids, pol_params, fns, hand_no, dealer):
     """Play one hand; points land in O_HPTS (by kind) and SC_HAND_POINTS + seat.
     Returns (winner of the last stock trick, winner of the last trick)."""
-    players = params[PR_PLAYERS]
-    n_cards = params[PR_PACKS] * 32
-    hand_size = params[PR_HAND_SIZE]
-    stage1_tricks = (n_cards - players * hand_size) // players
-    pairs = params[PR_STAGE2_PAIRS] != 0 and players == 4
-    n_tricks = stage1_tricks + (2 * hand_size if pairs else hand_size)
-    open_cards = params[PR_OPEN_CARDS] != 0
     deal(params, S, rng, hand_no, dealer)
-    leader = (dealer + 1) % players           # the player left of the dealer leads (R3)
+    # the player left of the dealer leads (R3)
+    return play_rest(params, S, rng, pol_ids, pol_params, fns, hand_no, 1,
+                     (dealer + 1) % params[PR_PLAYERS], -1)
+
+
+@njit(cache=True, _nrt=False)
+def play_rest(params, S, rng, pol_ids, pol_params, fns, hand_no, t0, leader, winner_stage1):
+    """The hand from trick ``t0`` (no card of it played yet), ``leader`` to lead. From a
+    stage-2 trick, ``winner_stage1`` is the winner of the last stock trick (R4.2 pairs)."""
+    players = params[PR_PLAYERS]
+    hand_size = params[PR_HAND_SIZE]
+    stage1_tricks, n_tricks, pairs = hand_shape(params)
+    open_cards = params[PR_OPEN_CARDS] != 0
     winner = leader
-    for t in range(1, stage1_tricks + 1):
+    for t in range(t0, stage1_tricks + 1):
         # every seat plays in turn; written out here rather than through play_trick, which
         # measured ~10% slower on the two-player hot path
         S[O_SC + SC_TRICK] = t
@@ -435,23 +470,13 @@ def play_hand(params, S, rng, pol_ids, pol_params, hand_no, dealer):
         for k in range(players):
             seat = (leader + k) % players
             n = legal_plays(S, seat, k, S[O_SC + SC_TRUMP], 1, 0)
-            card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_PLAY, seat, n)]
+            card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_PLAY, seat, n)]
             play_card(params, S, seat, card, hand_no, t, n)
         winner = (leader + winning_index(S, players, S[O_SC + SC_TRUMP])) % players
-        finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
-        if open_cards:
-            open_cards_trick(params, S, rng, pol_ids, pol_params, winner, hand_no, t)
-        else:
-            if t < stage1_tricks or params[PR_DECL_AFTER_LAST]:
-                team_declare(params, S, rng, pol_ids, pol_params, winner, hand_no, t,
-                             t < stage1_tricks)
-            if t == stage1_tricks:
-                for p in range(players):
-                    pending_flush(S, p, hand_no, t)
-        for k in range(players):
-            draw(params, S, (winner + k) % players, hand_no, t)
+        after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,
+                          stage1_tricks, n_tricks)
         leader = winner
-    winner_stage1 = winner
+        winner_stage1 = winner
     if pairs:
         # R4.2 pairs: the winner of the last stock trick and the opponent on his left play
         # their eight tricks, then the other two (the winner's partner leading)
@@ -463,19 +488,52 @@ def play_hand(params, S, rng, pol_ids, pol_params, hand_no, dealer):
             for _ in range(hand_size):
                 t += 1
                 other = b if leader == a else a
-                winner = play_trick(params, S, rng, pol_ids, pol_params, leader, other, 2,
+                winner = play_trick(params, S, rng, pol_ids, pol_params, fns, leader, other, 2,
                                     hand_no, t, 2)
                 finish_trick(params, S, winner, 2, hand_no, t, n_tricks, stage1_tricks)
                 leader = winner
     else:
-        for t in range(stage1_tricks + 1, n_tricks + 1):
-            winner = play_trick(params, S, rng, pol_ids, pol_params, leader, -1, players,
+        for t in range(max(t0, stage1_tricks + 1), n_tricks + 1):
+            winner = play_trick(params, S, rng, pol_ids, pol_params, fns, leader, -1, players,
                                 hand_no, t, 2)
             finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
             if open_cards:
-                open_cards_trick(params, S, rng, pol_ids, pol_params, winner, hand_no, t)
+                open_cards_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)
             leader = winner
     for p in range(players):
         if S[O_BRISQ + p] > 0:
             record_event(S, hand_no, n_tricks + 1, p, K_BRISQUES, EV_SCORED, 0, S[O_BRISQ + p])
     return winner_stage1, winner
+
+
+@njit(cache=True, _nrt=False)
+def resume_after_play(params, S, rng, pol_ids, pol_params, fns, card):
+    """From a play decision: the deciding seat plays ``card`` and the hand runs to its end
+    (search play-outs). Not for the R4.2 pairs endings (a trick there has two of four seats).
+    Returns the winner of the last trick."""
+    players = params[PR_PLAYERS]
+    stage1_tricks, n_tricks, pairs = hand_shape(params)
+    t = S[O_SC + SC_TRICK]
+    leader = S[O_SC + SC_LEADER]
+    stage = S[O_SC + SC_STAGE]
+    hand_no = S[O_SC + SC_HAND]
+    trump = S[O_SC + SC_TRUMP]
+    duty = params[PR_STAGE2_DUTY]
+    k0 = S[O_SC + SC_N_TRICK]
+    play_card(params, S, (leader + k0) % players, card, hand_no, t, 1)
+    for k in range(k0 + 1, players):
+        seat = (leader + k) % players
+        n = legal_plays(S, seat, k, trump, stage, duty)
+        c = S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_PLAY, seat, n)]
+        play_card(params, S, seat, c, hand_no, t, n)
+    winner = (leader + winning_index(S, players, trump)) % players
+    if stage == 1:
+        after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,
+                          stage1_tricks, n_tricks)
+    else:
+        finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
+        if params[PR_OPEN_CARDS]:
+            open_cards_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)
+    w1, w = play_rest(params, S, rng, pol_ids, pol_params, fns, hand_no, t + 1, winner,
+                      winner if t == stage1_tricks else -1)
+    return w

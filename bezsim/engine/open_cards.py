@@ -156,7 +156,7 @@ def exchange_seven(params, S, seat, seven, hand_no, trick_no):
 
 
 @njit(cache=True, _nrt=False)
-def sevens_of_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no):
+def sevens_of_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no):
     """Each unscored seven of trumps in the trick: exchanged (the winner's choice, while an
     exchange is possible) or scored as it lies, 10 to the trick's winner (R5.3)."""
     players = params[PR_PLAYERS]
@@ -171,7 +171,7 @@ def sevens_of_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no
             S[O_APTS] = params[PR_POINTS + K_SEVEN_EXCHANGE]
             S[O_ACTS + 1] = A_STOP
             S[O_APTS + 1] = 0
-            if S[O_ACTS + decide(S, rng, pol_ids, pol_params, D_DECLARE, seat, 2)] != A_STOP:
+            if S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_DECLARE, seat, 2)] != A_STOP:
                 exchange_seven(params, S, seat, c, hand_no, trick_no)
                 continue
         record_event(S, hand_no, trick_no, seat, K_SEVEN_PLAYED, EV_SCORED, 0,
@@ -248,7 +248,7 @@ def score_compound(params, S, seat, n, hand_no, trick_no):
 
 
 @njit(cache=True, _nrt=False)
-def open_cards_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no):
+def open_cards_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no):
     """Everything that follows a won trick in Polish: open cards, sevens, the compound."""
     players = params[PR_PLAYERS]
     trump = S[O_SC + SC_TRUMP]
@@ -257,7 +257,7 @@ def open_cards_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_n
         c = S[O_TRICK + k]
         if is_open_card(c, trump):
             add_open(params, S, seat, c, hand_no, trick_no)
-    sevens_of_trick(params, S, rng, pol_ids, pol_params, seat, hand_no, trick_no)
+    sevens_of_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no)
     if S[O_NEW_N] > 0:
         scored = completed_combinations(params, S, seat)
         score_compound(params, S, seat, scored, hand_no, trick_no)

@@ -20,6 +20,7 @@ from bezsim.engine.constants import (
     MAX_HAND,
     MAX_PLAYERS,
     N_KINDS,
+    PARAMS_SIZE,
     SC_HAND_POINTS,
     SC_SIZE,
     TR_EVENT,
@@ -42,7 +43,8 @@ O_DECISION = O_N_ACTS + 1
 O_ACTS = O_DECISION + 3
 O_APTS = O_ACTS + ACTIONS_MAX
 O_HIST = O_APTS + ACTIONS_MAX                 # declaration history bits of each copy
-O_SEEN = O_HIST + N_MAX                       # + seat * N_MAX: that seat's knowledge (V_*)
+O_RULES = O_HIST + N_MAX                      # + PR_*: the rules table (public, for search)
+O_SEEN = O_RULES + PARAMS_SIZE                # + seat * N_MAX: that seat's knowledge (V_*)
 # private regions (engine only)
 O_LOC = O_SEEN + MAX_PLAYERS * N_MAX
 O_HANDS = O_LOC + N_MAX                       # + seat * MAX_HAND
@@ -107,6 +109,13 @@ def new_state(event_cap, trace_cap):
     S[O_EV_CAP] = event_cap
     S[O_TR_CAP] = trace_cap
     return S
+
+
+@njit(cache=True, _nrt=False)
+def load_rules(S, params):
+    """The rules table into the public region, so a policy can play the game forward."""
+    for i in range(params.shape[0]):
+        S[O_RULES + i] = params[i]
 
 
 @njit(cache=True, _nrt=False)

@@ -62,6 +62,8 @@ W_SEQUENCE = 5       # per trump sequence card we hold, for A 10 K Q J of trumps
 W_DECLARE_WIN = 6    # how much more we pay to win a stage-1 trick when we can then declare
 W_WIN_MARGIN = 7     # win a plain stage-1 trick when the winner costs at most this much more
 W_STAGE2_LEAD = 8    # stage 2: lead a card that surely wins when its value is at least this
+# the defaults, in that order (the registry's parameters; search's play-outs use them)
+DEFAULT_WEIGHTS = (10.0, 4.0, 4.0, 5.0, 3.0, 3.0, 8.0, 3.0, 10.0)
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -1,0 +1,58 @@
+"""What the ``search`` policy costs: card decisions per second on one core.
+
+    python benchmarks/search_cost.py [--games 40] [--specs "search,search(samples=24)"]
+        [--variant ordinary]
+
+Plays ``--games`` games of the spec against ``heuristic`` on one thread and divides the
+search seat's card plays (every trick it plays a card; its declarations are the heuristic's
+and cost nothing) by the wall time, opponent included. Also times the same games with
+heuristic in the search seat, so the search's own cost can be read off. One JSON line per
+spec.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from bezsim.engine import constants as C
+from bezsim.engine.api import run_games
+from bezsim.policies.registry import split_specs
+from bezsim.rules import Rules
+
+
+def card_plays(batch, seat: int) -> int:
+    """Cards the seat played: one per trick, every hand."""
+    hands = int(batch.game_info[:, C.GI_HANDS].sum())
+    return hands * 32          # two-handed: 24 stock tricks + 8 stage-2 tricks
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--specs", default="search")
+    ap.add_argument("--variant", default="ordinary")
+    args = ap.parse_args()
+    rules = Rules.make(args.variant)
+    if rules.players != 2:
+        raise SystemExit("search_cost measures the two-handed presets")
+    run_games(rules, ["search(samples=1)", "heuristic"], 1, 0, 1, threads=1)   # compile
+    t = time.perf_counter()
+    run_games(rules, ["heuristic", "heuristic"], 1, 0, args.games, threads=1)
+    base_s = time.perf_counter() - t
+    for spec in split_specs(args.specs):
+        t = time.perf_counter()
+        batch = run_games(rules, [spec, "heuristic"], 1, 0, args.games, threads=1)
+        seconds = time.perf_counter() - t
+        plays = card_plays(batch, 0)
+        print(json.dumps({
+            "spec": spec, "variant": args.variant, "games": args.games,
+            "hands": int(batch.game_info[:, C.GI_HANDS].sum()), "seconds": round(seconds, 2),
+            "card_decisions": plays, "decisions_per_s": round(plays / seconds),
+            "ms_per_decision": round(1000 * seconds / plays, 3),
+            "heuristic_only_seconds": round(base_s, 3)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

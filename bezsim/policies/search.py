@@ -1,0 +1,307 @@
+"""The ``search`` policy: perfect-information Monte Carlo over the seat's information set,
+and an exact solver for two-handed stage 2.
+
+A card decision samples ``samples`` deals of the cards the seat has not seen (other seats'
+concealed cards and the stock, in the counts it knows), the same deals for every candidate
+card, and plays each candidate out to the end of the hand with the engine's own rules and
+built-in players (``rollout``: greedy or heuristic at their defaults). It keeps the card with
+the best total hand margin: its side's points minus the best other side's. Once the stock is
+empty in a two-handed game without open cards, a player who remembers the cards knows both
+hands, and policies/solver.py plays the last tricks exactly. Declarations (and Polish seven
+exchanges) are the heuristic's; so is the R4.2 pairs ending, whose tricks the play-outs do
+not resume.
+
+Cost: each sampled deal costs one play-out per distinct legal card; the closing note and the
+README give decisions per second at the default budget.
+"""
+
+import numpy as np
+from numba import njit
+
+from bezsim.engine.constants import (
+    D_PLAY,
+    K_LAST_TRICK,
+    LAST_BOTH,
+    LAST_TRICK32,
+    LOC_STOCK,
+    MAX_HAND,
+    PARAMS_SIZE,
+    PR_BRISQUE_VALUE,
+    PR_BRISQUES_ASIDE,
+    PR_LAST_TRICK,
+    PR_OPEN_CARDS,
+    PR_PACKS,
+    PR_PARTNERS,
+    PR_PLAYERS,
+    PR_POINTS,
+    PR_STAGE2_DUTY,
+    PR_STAGE2_PAIRS,
+    SC_HAND_POINTS,
+    SC_N_TRICK,
+    SC_STAGE,
+    SC_TRUMP,
+    V_MINE,
+    V_MINE_SHOWN,
+    V_SHOWN,
+    V_UNSEEN,
+)
+from bezsim.engine.hand import resume_after_play
+from bezsim.engine.rng import below
+from bezsim.engine.state import (
+    CNT_WIDTH,
+    CTR_STOCK_POS,
+    N_MAX,
+    O_ACTS,
+    O_DECISION,
+    O_EV_CAP,
+    O_HAND_CNT,
+    O_HAND_N,
+    O_HANDS,
+    O_LOC,
+    O_N_ACTS,
+    O_RULES,
+    O_SC,
+    O_SEEN,
+    O_STOCK,
+    O_TR_CAP,
+    O_TRICK,
+    S_BASE,
+    give,
+)
+from bezsim.policies.builtin import GREEDY, HEURISTIC
+from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
+from bezsim.policies.solver import solve_stage2
+
+# parameter row layout (names and defaults in bezsim.policies.registry)
+P_SAMPLES = 0
+P_ROLLOUT = 1
+P_EXACT_STAGE2 = 2
+P_PRIOR = 3
+
+
+@njit(cache=True)
+def rules_of(S):
+    """The rules table the engine put in the public region (state.load_rules)."""
+    rules = np.zeros(PARAMS_SIZE, np.int64)
+    for i in range(PARAMS_SIZE):
+        rules[i] = S[O_RULES + i]
+    return rules
+
+
+@njit(cache=True, _nrt=False)
+def determinize(S, W, seat, rules, stream, pool, known):
+    """W := S with the cards ``seat`` has not seen dealt again at random into the places it
+    cannot see (other seats' concealed cards, the stock), in the same numbers. Built from the
+    seat's knowledge only: other seats' known cards, sorted, then sampled ones, so the result
+    does not depend on where the hidden cards really are. False if the counts disagree."""
+    players = rules[PR_PLAYERS]
+    n_cards = rules[PR_PACKS] * 32
+    for i in range(S_BASE):
+        W[i] = S[i]
+    W[O_EV_CAP] = 0           # play-outs keep no events and no trace
+    W[O_TR_CAP] = 0
+    mine = O_SEEN + seat * N_MAX
+    n_pool = 0
+    for c in range(n_cards):
+        if S[mine + c] == V_UNSEEN:
+            pool[n_pool] = c
+            n_pool += 1
+    for i in range(n_pool - 1, 0, -1):
+        j = below(stream, i + 1)
+        tmp = pool[i]
+        pool[i] = pool[j]
+        pool[j] = tmp
+    stock_pos = S[CTR_STOCK_POS]
+    need = n_cards - stock_pos
+    for p in range(players):
+        if p != seat:
+            base = O_HANDS + p * MAX_HAND
+            for i in range(S[O_HAND_N + p]):
+                need += S[mine + S[base + i]] == V_UNSEEN
+    if need != n_pool:
+        return False
+    for p in range(players):
+        if p != seat:
+            for i in range(n_pool):
+                W[O_SEEN + p * N_MAX + pool[i]] = V_UNSEEN
+    used = 0
+    for p in range(players):
+        if p == seat:
+            continue
+        base = O_HANDS + p * MAX_HAND
+        n_hand = S[O_HAND_N + p]
+        n_known = 0
+        for i in range(n_hand):
+            c = S[base + i]
+            if S[mine + c] != V_UNSEEN:
+                j = n_known                       # insertion sort by card id
+                while j > 0 and known[j - 1] > c:
+                    known[j] = known[j - 1]
+                    j -= 1
+                known[j] = c
+                n_known += 1
+        W[O_HAND_N + p] = 0
+        for k in range(CNT_WIDTH):
+            W[O_HAND_CNT + p * CNT_WIDTH + k] = 0
+        for i in range(n_known):
+            c = known[i]
+            give(W, p, c)
+            W[O_LOC + c] = S[O_LOC + c]           # shown on the table, or a drawn turn-up
+            W[O_SEEN + p * N_MAX + c] = S[O_SEEN + p * N_MAX + c]
+        for _ in range(n_hand - n_known):
+            give(W, p, pool[used])
+            used += 1
+    for pos in range(stock_pos, n_cards):
+        c = pool[used]
+        used += 1
+        W[O_STOCK + pos] = c
+        W[O_LOC + c] = LOC_STOCK
+    return True
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def side_margin(W, seat, rules):
+    """The seat's side's points this hand minus the best other side's."""
+    players = rules[PR_PLAYERS]
+    pts = O_SC + SC_HAND_POINTS
+    if rules[PR_PARTNERS]:
+        us = W[pts + seat] + W[pts + ((seat + 2) & 3)]
+        return us - (W[pts + ((seat + 1) & 3)] + W[pts + ((seat + 3) & 3)])
+    best = -(1 << 30)
+    for p in range(players):
+        if p != seat and W[pts + p] > best:
+            best = W[pts + p]
+    return W[pts + seat] - best
+
+
+@njit(cache=True)
+def solve_endgame(S, seat, rules):
+    """Two-handed stage 2 without open cards: the exact best card, as an action index; -1
+    if the hands are not both known (they always are, for a seat that remembers)."""
+    n_cards = rules[PR_PACKS] * 32
+    other = 1 - seat
+    row = O_SEEN + seat * N_MAX
+    mine = np.empty(MAX_HAND, np.int32)
+    theirs = np.empty(MAX_HAND + 1, np.int32)
+    n_mine = 0
+    n_theirs = 0
+    for c in range(n_cards):
+        v = S[row + c]
+        if v == V_MINE or v == V_MINE_SHOWN:
+            if n_mine == MAX_HAND:
+                return -1
+            mine[n_mine] = c
+            n_mine += 1
+        elif v == V_UNSEEN or v == V_SHOWN + other:
+            if n_theirs == MAX_HAND:
+                return -1
+            theirs[n_theirs] = c
+            n_theirs += 1
+    led = S[O_TRICK] if S[O_SC + SC_N_TRICK] == 1 else -1
+    if n_mine == 0 or n_mine > 8 or n_theirs != n_mine - (led >= 0):
+        return -1
+    brisque = 1 if rules[PR_BRISQUES_ASIDE] else rules[PR_BRISQUE_VALUE]
+    mode = rules[PR_LAST_TRICK]
+    last = rules[PR_POINTS + K_LAST_TRICK] if mode == LAST_TRICK32 or mode == LAST_BOTH else 0
+    best, _ = solve_stage2(mine, n_mine, theirs, n_theirs, led, S[O_SC + SC_TRUMP],
+                           rules[PR_STAGE2_DUTY], brisque, last)
+    if best < 0:
+        return -1
+    face = mine[best] & 31
+    for i in range(S[O_N_ACTS]):
+        if S[O_ACTS + i] & 31 == face:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def search_policy(S, seat, params, stream):
+    """The search policy (see the module docstring): returns an index into the offer."""
+    rules = rules_of(S)
+    players = rules[PR_PLAYERS]
+    n = S[O_N_ACTS]
+    weights = np.zeros(16)
+    for i in range(len(DEFAULT_WEIGHTS)):
+        weights[i] = DEFAULT_WEIGHTS[i]
+    stage = S[O_SC + SC_STAGE]
+    if S[O_DECISION] != D_PLAY or n == 1 or (
+            stage == 2 and rules[PR_STAGE2_PAIRS] != 0 and players == 4):
+        return heuristic_policy(S, seat, weights, np.zeros((1 + players, 4), np.uint64))
+    if (stage == 2 and players == 2 and rules[PR_OPEN_CARDS] == 0
+            and params[P_EXACT_STAGE2] != 0):
+        i = solve_endgame(S, seat, rules)
+        if i >= 0:
+            return i
+    # distinct candidate cards (identical copies play alike)
+    cand = np.empty(n, np.int64)
+    n_cand = 0
+    for i in range(n):
+        fresh = True
+        for j in range(n_cand):
+            if S[O_ACTS + cand[j]] & 31 == S[O_ACTS + i] & 31:
+                fresh = False
+        if fresh:
+            cand[n_cand] = i
+            n_cand += 1
+    if n_cand == 1:
+        return cand[0]
+    cards = np.empty(n_cand, np.int32)
+    for j in range(n_cand):
+        cards[j] = S[O_ACTS + cand[j]]
+    rollout = GREEDY if params[P_ROLLOUT] == 1 else HEURISTIC
+    ids = np.full(players, rollout, np.int64)
+    pp = np.zeros((players, 16))
+    for p in range(players):
+        if rollout == GREEDY:
+            pp[p, 0] = 3.0
+            pp[p, 1] = 5.0
+        else:
+            pp[p, :] = weights
+    rr = np.zeros((1 + players, 4), np.uint64)
+    base = np.empty(S_BASE, np.int32)
+    known = np.empty(MAX_HAND, np.int32)
+    W = np.empty(S_BASE, np.int32)
+    pool = np.empty(N_MAX, np.int32)
+    total = np.zeros(n_cand, np.int64)
+    samples = max(1, int(params[P_SAMPLES]))
+    for _ in range(samples):
+        if not determinize(S, base, seat, rules, stream, pool, known):
+            return heuristic_policy(S, seat, weights, rr)
+        for j in range(n_cand):
+            for i in range(S_BASE):
+                W[i] = base[i]
+            resume_after_play(rules, W, rr, ids, pp, None, cards[j])
+            total[j] += side_margin(W, seat, rules)
+    # the heuristic's own card keeps its place unless another beats it by ``prior`` points
+    # a sample: with few samples the estimates are noisy, and the prior keeps search from
+    # trading a sound card for a lucky one
+    h = heuristic_policy(S, seat, weights, rr)
+    best = 0
+    for j in range(n_cand):
+        if S[O_ACTS + cand[j]] & 31 == S[O_ACTS + h] & 31:
+            total[j] += int(params[P_PRIOR] * samples)
+            best = j
+    for j in range(n_cand):
+        if total[j] > total[best]:
+            best = j
+    return cand[best]
+
+
+def _search_entry(S, seat, params, rng):
+    return search_policy(S, seat, params, rng)
+
+
+def search_function():
+    """The search policy compiled for the engine's external-policy slot."""
+    from bezsim.policies.plugins import compile_external
+
+    return _cached_function(compile_external)
+
+
+_COMPILED = []
+
+
+def _cached_function(compile_external):
+    if not _COMPILED:
+        _COMPILED.append(compile_external(_search_entry, "search"))
+    return _COMPILED[0]
