@@ -115,7 +115,8 @@ def _fake_registry() -> types.ModuleType:
     module.POLICY_NAMES = ("random", "greedy")
 
     def parse_policies(text: str, players: int, overrides=()) -> list[str]:
-        names = [name.strip() for name in text.split(",")]
+        items = text.split(",") if isinstance(text, str) else list(text)
+        names = [name.strip() for name in items]
         for name in names:
             if name not in module.POLICY_NAMES:
                 raise BezsimError(f"unknown policy {name!r} (policies: random, greedy)")
@@ -126,6 +127,7 @@ def _fake_registry() -> types.ModuleType:
         return names
 
     module.parse_policies = parse_policies
+    module.policy_functions = lambda specs: None     # no external policies in the fake
     return module
 
 

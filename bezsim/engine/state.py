@@ -50,8 +50,9 @@ O_LOC = O_SEEN + MAX_PLAYERS * N_MAX
 O_HANDS = O_LOC + N_MAX                       # + seat * MAX_HAND
 O_HAND_N = O_HANDS + MAX_PLAYERS * MAX_HAND
 O_STOCK = O_HAND_N + MAX_PLAYERS
-O_PEND = O_STOCK + N_MAX                      # + (seat * PENDING_MAX + i) * PENDING_WIDTH
-O_PEND_N = O_PEND + MAX_PLAYERS * PENDING_MAX * PENDING_WIDTH
+O_PEND = O_STOCK + N_MAX                      # + (seat * PENDING_MAX + i) * PENDING_WIDTH:
+                                              #   "to score" combinations (public: announced)
+O_PEND_N = O_PEND + MAX_PLAYERS * PENDING_MAX * PENDING_WIDTH   # + seat (public)
 O_HPTS = O_PEND_N + MAX_PLAYERS               # + seat * N_KINDS + kind: points this hand
 O_WON = O_HPTS + MAX_PLAYERS * N_KINDS
 O_BRISQ = O_WON + MAX_PLAYERS

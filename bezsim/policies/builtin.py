@@ -15,8 +15,11 @@ what its seat may see (bezsim.engine.state names the regions):
   cards shown on the table and by whom, cards played, the turn-up; other hands and the stock
   are V_UNSEEN);
 * public facts: ``S[O_SC + SC_*]`` (trumps, trick number, stage, stock left, scores, points
-  this hand), the current trick ``S[O_TRICK:O_TRICK + S[O_SC + SC_N_TRICK]]`` and every
-  copy's declaration history ``S[O_HIST + card]`` (every declaration is shown, so public).
+  this hand), the current trick ``S[O_TRICK:O_TRICK + S[O_SC + SC_N_TRICK]]``, every
+  copy's declaration history ``S[O_HIST + card]`` (every declaration is shown, so public),
+  the rules table ``S[O_RULES + PR_*]``, and every seat's pending "to score" combinations
+  (R1.10: announced aloud, so public): ``S[O_PEND_N + p]`` of them, the i-th at
+  ``S[O_PEND + (p * PENDING_MAX + i) * PENDING_WIDTH:]`` as (code, n cards, card ids).
 
 It must not read other regions (hidden hands, stock order), nor the actions and points
 regions past the offer (they hold earlier offers, such as another seat's legal cards).
@@ -24,6 +27,10 @@ regions past the offer (they hold earlier offers, such as another seat's legal c
 as bezsim.policies.registry declares the policy's parameters), ``rng[1 + seat]`` its own
 random stream.
 It returns an index into the offered actions; the engine treats anything else as a fault.
+
+External policies (``search``, and a user's ``package.module:function``) get the same state
+and the seat, but only their own row ``params`` and their own stream ``rng`` (1-D): see
+bezsim/engine/external.py and docs/user_policies.md.
 """
 
 from numba import njit

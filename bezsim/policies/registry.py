@@ -244,4 +244,6 @@ def describe() -> str:
             lines.append(f"    {p.name} = {_number(str(p.default))}  ({p.meaning})")
     lines.append("Set a parameter with --policy-param policy.param=value, or write the policy "
                  "as policy(param=value).")
+    lines.append("Your own policy: --policies package.module:function, an @njit function "
+                 "policy(S, seat, params, rng) -> int (docs/user_policies.md).")
     return "\n".join(lines)
