@@ -84,3 +84,17 @@ def test_a_bad_plugin_gets_one_line(spec, message):
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], done.stderr
     assert not (TESTS / "never-written").exists()
+
+
+def test_a_plugin_that_answers_outside_the_offer_stops_the_run_with_one_line(tmp_path):
+    """The engine flags the fault; the run ends with an error naming the policies, exit 2."""
+    sys.path.insert(0, str(TESTS))
+    with pytest.raises(BezsimError, match="outside the ones offered in game 0"):
+        run_games(Rules.make("ordinary", {}), ["user_policies_for_tests:out_of_range",
+                                               "random"], 1, 0, 3)
+    done = bezsim("simulate", "--policies", "user_policies_for_tests:out_of_range,random",
+                  "--games", "2", "--seed", "1", "--no-progress", "--out",
+                  str(tmp_path / "run"), path=TESTS)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "user_policies_for_tests:out_of_range" in lines[0], done.stderr

@@ -18,3 +18,9 @@ def not_compiled(S, seat, params, rng):
 @njit
 def wrong_arguments(S):
     return 0
+
+
+@njit(cache=True)
+def out_of_range(S, seat, params, rng):
+    """Breaks the contract: an index past the offer."""
+    return 99

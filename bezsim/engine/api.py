@@ -142,10 +142,15 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
 
 
 def _check_policy_errors(gi: np.ndarray, policies: list[str], game_start: int) -> None:
+    from bezsim.errors import BezsimError
+
+    class PolicyFault(BezsimError, RuntimeError):
+        """A policy returned an index outside the offered actions."""
+
     bad = np.nonzero(gi[:, C.GI_OVERFLOW] == 2)[0]
     if bad.size:
-        raise RuntimeError(f"a policy ({', '.join(policies)}) chose an action outside the legal "
-                           f"set in game {game_start + int(bad[0])}")
+        raise PolicyFault(f"a policy ({', '.join(policies)}) chose an action outside the ones "
+                          f"offered in game {game_start + int(bad[0])}")
 
 
 def trace_one(rules, policies: list[str], seed: int, game: int):
