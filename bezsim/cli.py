@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shlex
 import sys
 from typing import Any
 
@@ -136,29 +137,70 @@ def cli(ctx: click.Context) -> None:
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output directory [default: data/runs/<variant>-<seed>].")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
-def simulate(variant: str, players: int | None, options: tuple[str, ...], policies: str,
-             policy_params: tuple[str, ...], games: int,
-             seed: int | None, threads: int | None, shard_size: int, out: str | None,
-             no_progress: bool) -> None:
-    """Play seeded games and store them as Parquet tables (rerun to resume)."""
-    rules = _make_rules(variant, options, players)
-    policy_list = _parse_policies(policies, rules.players, policy_params)
-    resume_hint = "run the same command again to resume"
-    if seed is None:
-        seed = secrets.randbits(63)
-        click.echo(f"seed: {seed}", err=True)
-        resume_hint = f"run the same command again with --seed {seed} to resume"
-    out = out or os.path.join("data", "runs", f"{rules.variant}-{seed}")
-
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR",
+              help="Finish the run in DIR (its manifest gives rules, policies, seed and "
+                   "games): only missing or damaged shards are played.")
+@click.pass_context
+def simulate(ctx: click.Context, variant: str, players: int | None, options: tuple[str, ...],
+             policies: str, policy_params: tuple[str, ...], games: int, seed: int | None,
+             threads: int | None, shard_size: int, out: str | None, no_progress: bool,
+             resume_dir: str | None) -> None:
+    """Play seeded games and store them as Parquet tables (rerun, or --resume DIR, to
+    finish an interrupted run)."""
     from bezsim.runner import run_simulation
 
+    if resume_dir is not None:
+        rules, policy_list, seed, games, shard_size = _resumed_run(ctx, resume_dir)
+        out = resume_dir
+    else:
+        rules = _make_rules(variant, options, players)
+        policy_list = _parse_policies(policies, rules.players, policy_params)
+        if seed is None:
+            seed = secrets.randbits(63)
+            click.echo(f"seed: {seed}", err=True)
+        out = out or os.path.join("data", "runs", f"{rules.variant}-{seed}")
     try:
         summary = run_simulation(rules, policy_list, seed, games, out, threads=threads,
                                  shard_size=shard_size, progress=not no_progress)
     except KeyboardInterrupt:
-        raise Interrupted(f"interrupted; finished shards are kept in {out} — "
-                          f"{resume_hint}") from None
+        raise Interrupted(f"interrupted; finished shards are kept in {out} — resume with: "
+                          f"bezsim simulate --resume {shlex.quote(str(out))}") from None
     _print_summary(summary)
+
+
+_RUN_DEFINING = ("variant", "players", "options", "policies", "policy_params", "games",
+                 "seed", "shard_size", "out")
+
+
+def _resumed_run(ctx: click.Context, directory: str):
+    """(rules, policies, seed, games, shard size) of the run a directory's manifest records."""
+    from click.core import ParameterSource
+
+    from bezsim.io.manifest import MANIFEST_NAME, read_manifest
+    from bezsim.rules import Rules
+
+    given = [name for name in _RUN_DEFINING
+             if ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT, None)]
+    if given:
+        flag = {"options": "--option", "policy_params": "--policy-param"}.get(
+            given[0], "--" + given[0].replace("_", "-"))
+        raise click.UsageError(f"{flag} cannot be combined with --resume: the run in "
+                               f"{directory} fixes it")
+    if not os.path.isdir(directory):
+        raise BezsimError(f"cannot resume {directory}: no such directory")
+    manifest = read_manifest(directory)
+    if manifest is None:
+        raise BezsimError(f"cannot resume {directory}: it holds no bezsim run (no "
+                          f"{MANIFEST_NAME})")
+    try:
+        recorded = manifest["rules"]
+        rules = Rules.make(recorded["variant"], recorded["options"])
+        return (rules, list(manifest["policies"]), int(manifest["seed"]),
+                int(manifest["games"]), int(manifest["shard_size"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BezsimError(f"cannot resume {directory}: its {MANIFEST_NAME} is incomplete "
+                          f"({type(exc).__name__}: {exc})") from None
 
 
 def _print_summary(summary) -> None:

@@ -141,8 +141,45 @@ def test_ctrl_c_keeps_shards_and_says_how_to_resume(tmp_path, fake_engine):
                     "--out", str(out), "--no-progress")
     assert result.exit_code == 130
     assert result.stderr == (f"interrupted; finished shards are kept in {out} — "
-                             "run the same command again to resume\n")
+                             f"resume with: bezsim simulate --resume {out}\n")
     assert (out / "games" / "part-000000.parquet").exists()
+
+
+def test_resume_dir_finishes_an_interrupted_run_as_if_never_stopped(tmp_path, fake_engine):
+    """Ctrl-C in the second shard, then --resume DIR: only the missing shards are played
+    and every table equals an uninterrupted run's (issue 7)."""
+    fake_engine.interrupt_on_call = 1
+    out, whole = tmp_path / "run", tmp_path / "whole"
+    args = ("--games", "30", "--seed", "4", "--shard-size", "10", "--no-progress")
+    assert invoke("simulate", *args, "--out", str(out)).exit_code == 130
+    fake_engine.interrupt_on_call = None
+    fake_engine.calls.clear()
+    result = invoke("simulate", "--resume", str(out), "--no-progress")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "games:  20 (10 already done)"
+    assert [c["game_start"] for c in fake_engine.calls] == [10, 20]
+    assert invoke("simulate", *args, "--out", str(whole)).exit_code == 0
+    resumed, uninterrupted = read_run(out), read_run(whole)
+    for name in ("hands", "games", "declarations"):
+        assert resumed[name].equals(uninterrupted[name]), name
+
+
+@pytest.mark.parametrize("extra, flag", [(["--games", "5"], "--games"),
+                                         (["--seed", "2"], "--seed"),
+                                         (["--option", "target=1500"], "--option"),
+                                         (["--policies", "greedy"], "--policies")])
+def test_resume_refuses_flags_the_run_fixes(tmp_path, fake_engine, extra, flag):
+    assert invoke("simulate", "--games", "3", "--seed", "1", "--out", str(tmp_path / "r"),
+                  "--no-progress").exit_code == 0
+    line = assert_one_line_error(invoke("simulate", "--resume", str(tmp_path / "r"), *extra))
+    assert f"{flag} cannot be combined with --resume" in line
+
+
+def test_resume_needs_a_run_directory(tmp_path, fake_engine):
+    line = assert_one_line_error(invoke("simulate", "--resume", str(tmp_path / "nothing")))
+    assert "no such directory" in line
+    line = assert_one_line_error(invoke("simulate", "--resume", str(tmp_path)))
+    assert "holds no bezsim run (no manifest.json)" in line
 
 
 def test_ctrl_c_without_seed_tells_the_seed(tmp_path, fake_engine, monkeypatch):
@@ -153,7 +190,7 @@ def test_ctrl_c_without_seed_tells_the_seed(tmp_path, fake_engine, monkeypatch):
     assert result.stderr.splitlines() == [
         "seed: 99",
         f"interrupted; finished shards are kept in {tmp_path / 'r'} — "
-        "run the same command again with --seed 99 to resume"]
+        f"resume with: bezsim simulate --resume {tmp_path / 'r'}"]
 
 
 def test_replay_prints_transcript(monkeypatch, fake_engine):
