@@ -141,11 +141,14 @@ def cli(ctx: click.Context) -> None:
               metavar="DIR",
               help="Finish the run in DIR (its manifest gives rules, policies, seed and "
                    "games): only missing or damaged shards are played.")
+@click.option("--dask", "dask", default=None, metavar="local|tcp://HOST:PORT",
+              help="Run the shards as tasks on a local Dask cluster or an existing one (needs "
+                   "pip install 'bezsim[dask]'; --out must be reachable by every worker).")
 @click.pass_context
 def simulate(ctx: click.Context, variant: str, players: int | None, options: tuple[str, ...],
              policies: str, policy_params: tuple[str, ...], games: int, seed: int | None,
              threads: int | None, shard_size: int, out: str | None, no_progress: bool,
-             resume_dir: str | None) -> None:
+             resume_dir: str | None, dask: str | None) -> None:
     """Play seeded games and store them as Parquet tables (rerun, or --resume DIR, to
     finish an interrupted run)."""
     from bezsim.runner import run_simulation
@@ -162,10 +165,11 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
         out = out or os.path.join("data", "runs", f"{rules.variant}-{seed}")
     try:
         summary = run_simulation(rules, policy_list, seed, games, out, threads=threads,
-                                 shard_size=shard_size, progress=not no_progress)
+                                 shard_size=shard_size, progress=not no_progress, dask=dask)
     except KeyboardInterrupt:
+        again = f" --dask {shlex.quote(dask)}" if dask else ""
         raise Interrupted(f"interrupted; finished shards are kept in {out} — resume with: "
-                          f"bezsim simulate --resume {shlex.quote(str(out))}") from None
+                          f"bezsim simulate --resume {shlex.quote(str(out))}{again}") from None
     _print_summary(summary)
 
 

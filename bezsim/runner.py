@@ -70,7 +70,7 @@ def _is_whole(value: Any) -> bool:
 
 
 def _validate(rules: Rules, policies: list[str], seed: int, games: int, shard_size: int,
-              threads: int | None) -> None:
+              threads: int | None, dask: str | None = None) -> None:
     if not _is_whole(games) or games < 1:
         raise BezsimError(f"games must be at least 1, got {games}")
     if not _is_whole(shard_size) or shard_size < 1:
@@ -88,6 +88,10 @@ def _validate(rules: Rules, policies: list[str], seed: int, games: int, shard_si
 
     # a plug-in that cannot be imported or compiled fails before any file is written
     policy_functions(parse_policies(policies, rules.players))
+    if dask is not None:
+        from bezsim.dask_runner import check_target
+
+        check_target(dask)
 
 
 def _prepare_out_dir(out: Path, identity: dict[str, Any]) -> str:
@@ -163,14 +167,17 @@ def _progress_bar(total: int, done: int, enabled: bool):
 
 def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
                    out_dir: str | os.PathLike, threads: int | None = None,
-                   shard_size: int = 20000, progress: bool = True) -> RunSummary:
+                   shard_size: int = 20000, progress: bool = True,
+                   dask: str | None = None) -> RunSummary:
     """Play games 0..games-1 and store them as Parquet shards in ``out_dir``.
 
     Rerunning the same call resumes: finished shards are kept and skipped. The tables are
-    the same whatever ``threads`` or ``shard_size`` (each game depends only on seed and id).
+    the same whatever ``threads`` or ``shard_size`` (each game depends only on seed and id),
+    and the same on a Dask cluster (``dask``: ``local`` or a scheduler address), where each
+    shard is a task that writes its own files (bezsim/dask_runner.py).
     """
     policies = list(policies)
-    _validate(rules, policies, seed, games, shard_size, threads)
+    _validate(rules, policies, seed, games, shard_size, threads, dask)
     seed, games, shard_size = int(seed), int(games), int(shard_size)
     threads = None if threads is None else int(threads)
     out = Path(out_dir)
@@ -184,6 +191,13 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
 
     hands = 0
     started = time.perf_counter()
+    if dask is not None:
+        from bezsim.dask_runner import run_shards
+
+        with _progress_bar(games, skipped, progress) as bar:
+            hands = run_shards(dask, rules, policies, seed, todo, out, identity, threads,
+                               bar.update)
+        return _summary(out, seed, games, skipped, len(todo), len(plan), hands, started)
     with _progress_bar(games, skipped, progress) as bar, \
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="bezsim-writer") as writer:
         # leaving this block (even on Ctrl-C) waits for the pending write: that shard is
@@ -197,12 +211,16 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
             pending = writer.submit(_write, out, shard, batch, policies, identity)
         if pending is not None:
             pending.result()
-    elapsed = time.perf_counter() - started
+    return _summary(out, seed, games, skipped, len(todo), len(plan), hands, started)
 
+
+def _summary(out: Path, seed: int, games: int, skipped: int, shards_run: int,
+             shards: int, hands: int, started: float) -> RunSummary:
+    elapsed = time.perf_counter() - started
     return RunSummary(
         out_dir=str(out), seed=seed, games=games,
         games_run=games - skipped, games_skipped=skipped,
-        shards_run=len(todo), shards_skipped=len(plan) - len(todo),
+        shards_run=shards_run, shards_skipped=shards - shards_run,
         hands=hands, elapsed=elapsed,
         hands_per_second=hands / elapsed if elapsed > 0 else 0.0,
     )
