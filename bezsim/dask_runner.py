@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from bezsim.errors import BezsimError
@@ -66,11 +65,11 @@ def shard_task(rules_dict: dict[str, Any], policies: list[str], seed: int, index
     rules = Rules.make(rules_dict["variant"], rules_dict["options"])
     shard = Shard(index, game_start, n_games)
     batch = _compute_shard(rules, policies, seed, shard, threads, lambda n: None)
-    _write(Path(out), shard, batch, policies, identity)
+    _write(out, shard, batch, policies, identity)
     return int(batch.game_info[:, C.GI_HANDS].sum())
 
 
-def run_shards(target: str, rules, policies: list[str], seed: int, todo: list, out: Path,
+def run_shards(target: str, rules, policies: list[str], seed: int, todo: list, out,
                identity: dict[str, Any], threads: int | None,
                advance: Callable[[int], Any]) -> int:
     """Every shard of ``todo`` as a task on the cluster; returns the hands played. Ctrl-C
@@ -78,7 +77,7 @@ def run_shards(target: str, rules, policies: list[str], seed: int, todo: list, o
     distributed = _import_distributed()
     with dask_client(target) as client:
         futures = {client.submit(shard_task, rules.to_dict(), list(policies), seed, s.index,
-                                 s.game_start, s.n_games, str(out.resolve()), identity,
+                                 s.game_start, s.n_games, out.local_path(), identity,
                                  threads, key=f"bezsim-shard-{s.index}-{seed}",
                                  pure=False): s for s in todo}
         hands = 0

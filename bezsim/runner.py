@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,6 +27,7 @@ from bezsim.io.shards import (
     shard_metadata,
     write_shard,
 )
+from bezsim.io.storage import store_for
 from bezsim.io.tables import batch_to_tables
 from bezsim.rules import Rules
 
@@ -94,11 +94,11 @@ def _validate(rules: Rules, policies: list[str], seed: int, games: int, shard_si
         check_target(dask)
 
 
-def _prepare_out_dir(out: Path, identity: dict[str, Any]) -> str:
+def _prepare_out_dir(out, identity: dict[str, Any]) -> str:
     state = check_out_dir(out, identity)
     if state == "new":
         try:
-            out.mkdir(parents=True, exist_ok=True)
+            out.makedirs(out.root)
         except OSError as exc:
             raise BezsimError(f"cannot create output directory {out}: "
                               f"{exc.strerror or exc}") from exc
@@ -151,7 +151,7 @@ def _compute_shard(rules: Rules, policies: list[str], seed: int, shard: Shard,
     return _concat_batches(batches)
 
 
-def _write(out: Path, shard: Shard, batch: api.GameBatch, policies: list[str],
+def _write(out, shard: Shard, batch: api.GameBatch, policies: list[str],
            identity: dict[str, Any]) -> None:
     tables = batch_to_tables(batch, policies)
     write_shard(out, shard.index, tables,
@@ -180,7 +180,7 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
     _validate(rules, policies, seed, games, shard_size, threads, dask)
     seed, games, shard_size = int(seed), int(games), int(shard_size)
     threads = None if threads is None else int(threads)
-    out = Path(out_dir)
+    out = store_for(out_dir)       # a directory, or an fsspec URL (bezsim/io/storage.py)
     identity = run_identity(rules, policies, seed, games, shard_size)
     state = _prepare_out_dir(out, identity)
 
@@ -214,7 +214,7 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
     return _summary(out, seed, games, skipped, len(todo), len(plan), hands, started)
 
 
-def _summary(out: Path, seed: int, games: int, skipped: int, shards_run: int,
+def _summary(out, seed: int, games: int, skipped: int, shards_run: int,
              shards: int, hands: int, started: float) -> RunSummary:
     elapsed = time.perf_counter() - started
     return RunSummary(

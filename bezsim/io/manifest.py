@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from bezsim import __version__
 from bezsim.errors import BezsimError
-from bezsim.io.atomic import write_atomically
+from bezsim.io.storage import store_for
 from bezsim.rules import Rules
 
 MANIFEST_NAME = "manifest.json"
@@ -63,10 +63,11 @@ def build_manifest(identity: dict[str, Any]) -> dict[str, Any]:
 
 
 def read_manifest(out_dir: str | os.PathLike) -> dict[str, Any] | None:
-    """The manifest of ``out_dir``, or None if there is none."""
-    path = Path(out_dir) / MANIFEST_NAME
+    """The manifest of ``out_dir`` (a directory or URL), or None if there is none."""
+    store = store_for(out_dir)
+    path = store.path(MANIFEST_NAME)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = store.read_bytes(path).decode("utf-8")
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -82,10 +83,11 @@ def read_manifest(out_dir: str | os.PathLike) -> dict[str, Any] | None:
 
 def write_manifest(out_dir: str | os.PathLike, manifest: dict[str, Any]) -> Path:
     """Write atomically: a half-written manifest would make the directory unresumable."""
-    path = Path(out_dir) / MANIFEST_NAME
+    store = store_for(out_dir)
+    path = store.path(MANIFEST_NAME)
     text = json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    write_atomically(path, lambda handle: handle.write(text.encode("utf-8")))
-    return path
+    store.write_atomic(path, lambda handle: handle.write(text.encode("utf-8")))
+    return Path(path)
 
 
 def _show(value: Any) -> str:
@@ -115,15 +117,16 @@ def check_out_dir(out_dir: str | os.PathLike,
                   identity: dict[str, Any]) -> Literal["new", "resume"]:
     """Decide what ``out_dir`` is for this run: ``new`` (absent or empty), ``resume`` (same
     run), or raise BezsimError (a different run, or foreign files)."""
-    path = Path(out_dir)
+    store = store_for(out_dir)
+    path = store
     try:
-        if not path.exists():
+        if not store.exists(store.root):
             return "new"
-        if not path.is_dir():
+        if not store.isdir(store.root):
             raise BezsimError(f"output path {path} exists and is not a directory")
-        manifest = read_manifest(path)
+        manifest = read_manifest(store)
         if manifest is None:
-            if any(path.iterdir()):
+            if store.has_entries(store.root):
                 raise BezsimError(f"output directory {path} is not empty and holds no bezsim "
                                   f"run (no {MANIFEST_NAME}); choose another output directory")
             return "new"

@@ -15,10 +15,20 @@ def read_table(out_dir: str | os.PathLike, name: str) -> pd.DataFrame:
     """One table of a run, rows in canonical order (stable sort on the table's key)."""
     if name not in TABLE_NAMES:
         raise BezsimError(f"unknown table {name!r} (tables: {', '.join(TABLE_NAMES)})")
-    folder = Path(out_dir) / name
-    if not folder.is_dir() or not any(folder.glob("part-*.parquet")):
+    from bezsim.io.storage import LocalStore, store_for
+
+    store = store_for(out_dir)
+    folder = store.path(name)
+    if isinstance(store, LocalStore):
+        found = Path(folder).is_dir() and any(Path(folder).glob("part-*.parquet"))
+        source = folder
+    else:
+        found = store.isdir(folder) and any(p.endswith(".parquet") and "/part-" in p
+                                            for p in store.fs.ls(folder, detail=False))
+        source = store.url_of(folder)
+    if not found:
         raise BezsimError(f"no {name} table in {out_dir} (is it a bezsim run directory?)")
-    frame = pd.read_parquet(folder)
+    frame = pd.read_parquet(source)
     # shards are read in file order, which is game order, but do not rely on the filesystem
     frame = frame.sort_values(list(TABLE_KEYS[name]), kind="stable")
     return frame.reset_index(drop=True)

@@ -16,8 +16,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from bezsim.io.atomic import TMP_SUFFIX, write_atomically
 from bezsim.io.schema import TABLE_NAMES
+from bezsim.io.storage import LocalStore, store_for
 
 METADATA_KEY = "bezsim"
 
@@ -27,9 +27,14 @@ def shard_name(index: int) -> str:
     return f"part-{index:06d}.parquet"
 
 
-def shard_paths(out_dir: str | os.PathLike, index: int) -> dict[str, Path]:
-    """Final paths of the three files of shard ``index``."""
-    return {name: Path(out_dir) / name / shard_name(index) for name in TABLE_NAMES}
+def shard_paths(out_dir: str | os.PathLike, index: int) -> dict[str, Path | str]:
+    """Final paths of the three files of shard ``index`` (Paths for a local directory, paths
+    within the filesystem for a URL: bezsim/io/storage.py)."""
+    store = store_for(out_dir)
+    paths = {name: store.path(name, shard_name(index)) for name in TABLE_NAMES}
+    if isinstance(store, LocalStore):
+        return {name: Path(path) for name, path in paths.items()}
+    return paths
 
 
 def shard_metadata(identity: dict[str, Any], index: int, game_start: int,
@@ -46,20 +51,21 @@ def write_shard(out_dir: str | os.PathLike, index: int, tables: dict[str, pa.Tab
 
     text = json.dumps({**metadata, "versions": library_versions()}, sort_keys=True,
                       ensure_ascii=False)
-    paths = shard_paths(out_dir, index)
+    store = store_for(out_dir)
+    paths = shard_paths(store, index)
     for name in TABLE_NAMES:
         table = tables[name].replace_schema_metadata({METADATA_KEY: text})
-        _write_atomic(table, paths[name])
+        store.write_atomic(str(paths[name]), lambda handle, t=table: pq.write_table(
+            t, handle, compression="zstd"))
 
 
-def _write_atomic(table: pa.Table, path: Path) -> None:
-    write_atomically(path, lambda handle: pq.write_table(table, handle, compression="zstd"))
-
-
-def read_shard_metadata(path: str | os.PathLike) -> tuple[dict[str, Any], int] | None:
+def read_shard_metadata(path: str | os.PathLike,
+                        store=None) -> tuple[dict[str, Any], int] | None:
     """(bezsim metadata, row count) from a file's footer, or None if it is missing or broken."""
+    store = store or LocalStore(".")
     try:
-        meta = pq.read_metadata(path)
+        with store.open_read(str(path)) as handle:
+            meta = pq.read_metadata(handle)
         raw = (meta.metadata or {}).get(METADATA_KEY.encode())
         if raw is None:
             return None
@@ -74,8 +80,9 @@ def shard_complete(out_dir: str | os.PathLike, index: int,
     run and game range (``expected`` as made by ``shard_metadata``)."""
     # compare JSON forms so tuples and lists, or int subclasses, do not differ
     want = json.loads(json.dumps(expected, sort_keys=True))
-    for name, path in shard_paths(out_dir, index).items():
-        found = read_shard_metadata(path)
+    store = store_for(out_dir)
+    for name, path in shard_paths(store, index).items():
+        found = read_shard_metadata(path, store)
         if found is None or any(found[0].get(key) != want[key] for key in ("run", "shard")):
             return False
         if name == "games" and found[1] != want["shard"]["n_games"]:
@@ -86,12 +93,13 @@ def shard_complete(out_dir: str | os.PathLike, index: int,
 def remove_stale_temporaries(out_dir: str | os.PathLike) -> int:
     """Delete temporary files an interrupted run left behind; returns how many."""
     removed = 0
+    store = store_for(out_dir)
     for name in TABLE_NAMES:
-        folder = Path(out_dir) / name
-        if not folder.is_dir():
+        folder = store.path(name)
+        if not store.isdir(folder):
             continue
-        for tmp in folder.glob(f".part-*{TMP_SUFFIX}"):
+        for tmp in store.stale_temporaries(folder):
             with contextlib.suppress(OSError):
-                tmp.unlink()
+                store.remove(tmp)
                 removed += 1
     return removed
