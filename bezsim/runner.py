@@ -32,10 +32,13 @@ from bezsim.io.tables import batch_to_tables
 from bezsim.rules import Rules
 
 MAX_SEED = 2**63 - 1
-# Games per engine call inside a shard. Small enough that the progress bar moves and Ctrl-C
-# is noticed between calls (a signal waits for the compiled call to return), large enough
-# to keep every thread busy.
-COMPUTE_CHUNK = 4096
+# Games of the first engine call of a run, and the fewest per call. Later calls are sized
+# from the measured rate to take about CHUNK_SECONDS: short enough that the progress bar
+# moves and Ctrl-C is noticed between calls (a signal waits for the compiled call to return),
+# while fast policies compute a whole shard in one call, which saves joining chunks
+# (measured +3% on the simulate path against fixed 4096-game calls).
+COMPUTE_CHUNK = 64
+CHUNK_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -137,18 +140,36 @@ def _concat_batches(batches: list[api.GameBatch]) -> api.GameBatch:
 
 
 def _compute_shard(rules: Rules, policies: list[str], seed: int, shard: Shard,
-                   threads: int | None, advance: Callable[[int], Any]) -> api.GameBatch:
+                   threads: int | None, advance: Callable[[int], Any],
+                   sizer: ChunkSizer | None = None) -> api.GameBatch:
     batches = []
     stop = shard.game_start + shard.n_games
-    for start in range(shard.game_start, stop, COMPUTE_CHUNK):
-        n = min(COMPUTE_CHUNK, stop - start)
+    start = shard.game_start
+    sizer = sizer or ChunkSizer()
+    while start < stop:
+        n = min(sizer.games, stop - start)
+        began = time.perf_counter()
         batch = api.run_games(rules, policies, seed, start, n, threads)
         if batch.n_games != n or batch.game_start != start:
             raise RuntimeError(f"engine returned {batch.n_games} games from {batch.game_start} "
                                f"when asked for {n} from {start}")
+        sizer.took(n, time.perf_counter() - began)
         batches.append(batch)
         advance(n)
+        start += n
     return _concat_batches(batches)
+
+
+class ChunkSizer:
+    """Games per engine call: COMPUTE_CHUNK first, then about CHUNK_SECONDS' worth at the
+    rate the last call measured (never fewer than COMPUTE_CHUNK)."""
+
+    def __init__(self) -> None:
+        self.games = COMPUTE_CHUNK
+
+    def took(self, games: int, seconds: float) -> None:
+        rate = games / max(seconds, 1e-6)
+        self.games = max(COMPUTE_CHUNK, min(int(rate * CHUNK_SECONDS), 1 << 22))
 
 
 def _write(out, shard: Shard, batch: api.GameBatch, policies: list[str],
@@ -203,8 +224,9 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
         # leaving this block (even on Ctrl-C) waits for the pending write: that shard is
         # fully computed, and its atomic write takes far less time than recomputing it
         pending: Future | None = None
+        sizer = ChunkSizer()
         for shard in todo:
-            batch = _compute_shard(rules, policies, seed, shard, threads, bar.update)
+            batch = _compute_shard(rules, policies, seed, shard, threads, bar.update, sizer)
             hands += int(batch.game_info[:, C.GI_HANDS].sum())
             if pending is not None:
                 pending.result()

@@ -57,11 +57,23 @@ def test_tables_do_not_depend_on_shard_size_threads_or_chunking(tmp_path, fake_e
                                                                 monkeypatch):
     _run(rules, tmp_path / "a", games=37, shard_size=37, threads=1)
     monkeypatch.setattr(runner, "COMPUTE_CHUNK", 4)
+    monkeypatch.setattr(runner, "CHUNK_SECONDS", 0.0)     # every call at the fewest games
     _run(rules, tmp_path / "b", games=37, shard_size=10, threads=1)
     assert len(list((tmp_path / "b" / "hands").glob("*.parquet"))) == 4
     # 10-game shards computed in chunks of 4, 4, 2
     assert [c["n_games"] for c in fake_engine.calls[1:4]] == [4, 4, 2]
     _assert_same_run(read_run(tmp_path / "a"), read_run(tmp_path / "b"))
+
+
+def test_calls_are_sized_from_the_measured_rate():
+    """A quick call makes the next one as large as CHUNK_SECONDS allows; a slow one keeps
+    the minimum, so a slow policy still moves the progress bar and hears Ctrl-C."""
+    sizer = runner.ChunkSizer()
+    assert sizer.games == runner.COMPUTE_CHUNK
+    sizer.took(sizer.games, 0.01)
+    assert sizer.games == int(runner.COMPUTE_CHUNK / 0.01 * runner.CHUNK_SECONDS)
+    sizer.took(sizer.games, 6000.0)
+    assert sizer.games == runner.COMPUTE_CHUNK
 
 
 def test_concat_pads_batches_of_different_widths(fake_engine, rules):
