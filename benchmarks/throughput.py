@@ -1,7 +1,8 @@
 """Throughput of bezsim: hands per second per core of the engine and of the whole simulate
 path (Parquet included), and the ratio to the same engine run as plain Python.
 
-    python benchmarks/throughput.py [--hands 350000] [--python-games 20]
+    python benchmarks/throughput.py [--hands 350000] [--simulate-hands 2000000]
+        [--python-games 20]
         [--variants ordinary,three_handed,four_handed,four_handed_partners,polish,rubicon]
 
 Prints one JSON line per case. "per core" divides by the threads used; the engine cases on
@@ -74,6 +75,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=350000,
                         help="about this many hands per engine case (games are sized from a "
                              "pilot run)")
+    parser.add_argument("--simulate-hands", type=int, default=2_000_000,
+                        help="about this many hands per simulate case: a dozen shards, so "
+                             "the first shard's compute and the last one's write, which "
+                             "nothing overlaps, do not dominate")
     parser.add_argument("--python-games", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--variants", default="ordinary,three_handed,four_handed,"
@@ -101,10 +106,12 @@ def main() -> None:
                      ratio_to_pure_python=round(hands / seconds / threads / py_rate))
             emit(f"pure_python_{name}", py_hands, py_seconds, 1)
 
+        sim_games = max(1, round(args.simulate_hands * 500
+                                 / int(pilot.game_info[:, C.GI_HANDS].sum())))
         with tempfile.TemporaryDirectory() as tmp:
             best = float("inf")
             for i in range(args.repeat):
-                summary = run_simulation(rules, ["random"] * rules.players, 1, games,
+                summary = run_simulation(rules, ["random"] * rules.players, 1, sim_games,
                                          os.path.join(tmp, f"run{i}"), threads=cores,
                                          progress=False)
                 best = min(best, summary.elapsed)
