@@ -251,8 +251,8 @@ def carte_blanche(params, S, seat, hand_no, trick_no):
 
 
 @njit(cache=True, _nrt=False)
-def play_card(params, S, seat, card, hand_no, trick_no, n_legal):
-    take(S, seat, card)
+def play_card(params, S, seat, card, hand_no, trick_no, n_legal, hint=-1):
+    take(S, seat, card, hint)
     k = S[O_SC + SC_N_TRICK]
     S[O_TRICK + k] = card
     S[O_SC + SC_N_TRICK] = k + 1
@@ -369,8 +369,9 @@ def play_trick(params, S, rng, pol_ids, pol_params, fns, leader, other, n_in, ha
         else:
             seat = leader if k == 0 else other
         n = legal_plays(S, seat, k, trump, stage, duty)
-        card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_PLAY, seat, n)]
-        play_card(params, S, seat, card, hand_no, t, n)
+        i = decide(S, rng, pol_ids, pol_params, fns, D_PLAY, seat, n)
+        play_card(params, S, seat, S[O_ACTS + i], hand_no, t, n, i)   # in hand order when
+        # the offer is the whole hand; take checks the hint
     wi = winning_index(S, n_in, trump)
     if n_in == players:
         return (leader + wi) % players
@@ -470,8 +471,8 @@ def play_rest(params, S, rng, pol_ids, pol_params, fns, hand_no, t0, leader, win
         for k in range(players):
             seat = (leader + k) % players
             n = legal_plays(S, seat, k, S[O_SC + SC_TRUMP], 1, 0)
-            card = S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_PLAY, seat, n)]
-            play_card(params, S, seat, card, hand_no, t, n)
+            i = decide(S, rng, pol_ids, pol_params, fns, D_PLAY, seat, n)
+            play_card(params, S, seat, S[O_ACTS + i], hand_no, t, n, i)   # offer = hand order
         winner = (leader + winning_index(S, players, S[O_SC + SC_TRUMP])) % players
         after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,
                           stage1_tricks, n_tricks)

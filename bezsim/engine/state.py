@@ -234,10 +234,17 @@ def give(S, seat, card):
 
 
 @njit(cache=True, _nrt=False)
-def take(S, seat, card):
-    """Card out of a seat's hand (the caller says where it goes)."""
+def take(S, seat, card, hint=-1):
+    """Card out of a seat's hand (the caller says where it goes). ``hint``: where the caller
+    believes it lies (a stock-trick offer lists the hand in order), checked before searching:
+    the search's unpredictable exit measured ~5% of a two-player hand."""
     base = O_HANDS + seat * MAX_HAND
     n = S[O_HAND_N + seat]
+    if 0 <= hint < n and S[base + hint] == card:
+        S[base + hint] = S[base + n - 1]
+        S[O_HAND_N + seat] = n - 1
+        count_hand_card(S, seat, card, -1)
+        return True
     for i in range(n):
         if S[base + i] == card:
             S[base + i] = S[base + n - 1]
