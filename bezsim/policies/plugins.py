@@ -75,8 +75,9 @@ def load_user_policy(spec: str):
 
 @functools.cache
 def user_function(spec: str):
-    return compile_external(load_user_policy(spec).py_func if not config.DISABLE_JIT
-                            else load_user_policy(spec), spec)
+    """The user's policy compiled for the external slot (its Python source, as a cfunc)."""
+    func = load_user_policy(spec)
+    return compile_external(getattr(func, "py_func", func), spec)
 
 
 def function_slots(functions: list) -> tuple:

@@ -15,6 +15,8 @@ Cost: each sampled deal costs one play-out per distinct legal card; the closing 
 README give decisions per second at the default budget.
 """
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -291,17 +293,9 @@ def _search_entry(S, seat, params, rng):
     return search_policy(S, seat, params, rng)
 
 
+@functools.cache
 def search_function():
-    """The search policy compiled for the engine's external-policy slot."""
+    """The search policy compiled for the engine's external-policy slot (once a process)."""
     from bezsim.policies.plugins import compile_external
 
-    return _cached_function(compile_external)
-
-
-_COMPILED = []
-
-
-def _cached_function(compile_external):
-    if not _COMPILED:
-        _COMPILED.append(compile_external(_search_entry, "search"))
-    return _COMPILED[0]
+    return compile_external(_search_entry, "search")
