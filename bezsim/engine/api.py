@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bezsim.engine import constants as C
+from bezsim.errors import BezsimError
 
 
 @dataclass
@@ -141,12 +142,11 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
     return GameBatch(game_start, players, hs, hi, gi, ev, bool(params[C.PR_PARTNERS]))
 
 
+class PolicyFault(BezsimError, RuntimeError):
+    """A policy returned an index outside the offered actions."""
+
+
 def _check_policy_errors(gi: np.ndarray, policies: list[str], game_start: int) -> None:
-    from bezsim.errors import BezsimError
-
-    class PolicyFault(BezsimError, RuntimeError):
-        """A policy returned an index outside the offered actions."""
-
     bad = np.nonzero(gi[:, C.GI_OVERFLOW] == 2)[0]
     if bad.size:
         raise PolicyFault(f"a policy ({', '.join(policies)}) chose an action outside the ones "

@@ -59,6 +59,8 @@ GREEDY = 1
 HEURISTIC = 2
 FIRST_ACTION = 100   # scripted, for positions: always the first offered action
 LAST_ACTION = 101    # scripted, for positions: always the last one (declining)
+# greedy's parameter defaults (stage-1 and stage-2 win margins; names in the registry)
+GREEDY_DEFAULTS = (3.0, 5.0)
 
 
 @njit(cache=True, _nrt=False)

@@ -18,7 +18,8 @@ import numpy as np
 
 from bezsim.engine.external import EXTERNAL
 from bezsim.errors import BezsimError
-from bezsim.policies.builtin import GREEDY, HEURISTIC, RANDOM
+from bezsim.policies.builtin import GREEDY, GREEDY_DEFAULTS, HEURISTIC, RANDOM
+from bezsim.policies.heuristic import DEFAULT_WEIGHTS
 
 N_POLICY_PARAMS = 16      # width of each seat's parameter row the kernels receive
 
@@ -51,6 +52,7 @@ class PolicyInfo:
                           f"{known})")
 
 
+_G, _W = GREEDY_DEFAULTS, DEFAULT_WEIGHTS    # defaults live beside the kernels that use them
 BUILTINS: dict[str, PolicyInfo] = {
     "random": PolicyInfo("random", RANDOM,
                          "uniform over the legal actions, declining to declare included"),
@@ -58,26 +60,26 @@ BUILTINS: dict[str, PolicyInfo] = {
         "greedy", GREEDY,
         "scores the most valuable declaration at once; wins a trick holding a brisque or when "
         "winning is cheap, else throws its least valuable card",
-        (Param("stage1_win_margin", 3.0, "stage 1: win with a card worth at most this much "
-                                         "more (keep value) than the cheapest loser"),
-         Param("stage2_win_margin", 5.0, "stage 2: the same margin in the last tricks"))),
+        (Param("stage1_win_margin", _G[0], "stage 1: win with a card worth at most this much "
+                                                "more (keep value) than the cheapest loser"),
+         Param("stage2_win_margin", _G[1], "stage 2: the same margin in the last tricks"))),
     # parameter order = the W_* layout of bezsim/policies/heuristic.py
     "heuristic": PolicyInfo(
         "heuristic", HEURISTIC,
         "keeps cards toward combinations by value and by the chance the missing cards are "
         "still to come, wins tricks that hold brisques or let it declare, saves trumps and "
         "brisques for stage 2, leads sure winners in stage 2",
-        (Param("brisque", 10.0, "keep value of an ace or ten"),
-         Param("trump", 4.0, "keep value of a trump"),
-         Param("marriage", 4.0, "a K or Q whose partner is held (twice in trumps)"),
-         Param("bezique", 5.0, "Q♠ or J♦ while the bezique can still be made"),
-         Param("four", 3.0, "per other card of its rank held (A, K, Q, J)"),
-         Param("sequence", 3.0, "per other trump sequence card held"),
-         Param("declare_win", 8.0, "extra value paid to win a stage-1 trick when it can "
-                                   "then declare"),
-         Param("win_margin", 3.0, "win a plain trick when the winner costs at most this "
-                                  "much more than the cheapest loser"),
-         Param("stage2_lead", 10.0, "stage 2: lead a sure winner worth at least this"))),
+        (Param("brisque", _W[0], "keep value of an ace or ten"),
+         Param("trump", _W[1], "keep value of a trump"),
+         Param("marriage", _W[2], "a K or Q whose partner is held (twice in trumps)"),
+         Param("bezique", _W[3], "Q♠ or J♦ while the bezique can still be made"),
+         Param("four", _W[4], "per other card of its rank held (A, K, Q, J)"),
+         Param("sequence", _W[5], "per other trump sequence card held"),
+         Param("declare_win", _W[6], "extra value paid to win a stage-1 trick when it can "
+                                          "then declare"),
+         Param("win_margin", _W[7], "win a plain trick when the winner costs at most this "
+                                         "much more than the cheapest loser"),
+         Param("stage2_lead", _W[8], "stage 2: lead a sure winner worth at least this"))),
 }
 
 

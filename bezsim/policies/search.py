@@ -70,7 +70,7 @@ from bezsim.engine.state import (
     S_BASE,
     give,
 )
-from bezsim.policies.builtin import GREEDY, HEURISTIC
+from bezsim.policies.builtin import GREEDY, GREEDY_DEFAULTS, HEURISTIC
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
 from bezsim.policies.solver import solve_stage2
 
@@ -255,8 +255,8 @@ def search_policy(S, seat, params, stream):
     pp = np.zeros((players, 16))
     for p in range(players):
         if rollout == GREEDY:
-            pp[p, 0] = 3.0
-            pp[p, 1] = 5.0
+            pp[p, 0] = GREEDY_DEFAULTS[0]
+            pp[p, 1] = GREEDY_DEFAULTS[1]
         else:
             pp[p, :] = weights
     rr = np.zeros((1 + players, 4), np.uint64)
