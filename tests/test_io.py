@@ -346,3 +346,25 @@ def test_pandas_reads_table_folders_directly(tmp_path, fake_engine, rules):
 def test_read_run_on_empty_dir_is_a_user_error(tmp_path):
     with pytest.raises(BezsimError, match="no hands table"):
         read_run(tmp_path)
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("kind", 120, "event kind code 120"),
+    ("status", 9, "event status code 9"),
+    ("suit", 7, "event suit code 6"),
+])
+def test_engine_codes_outside_the_dictionaries_are_refused(field, value, message):
+    """A corrupt engine row must stop the write, not become a wrong category or a null."""
+    batch = handmade_batch()
+    args = {"kind": C.K_BEZIQUE, "status": C.EV_SCORED, "suit": 0}
+    args[field] = value
+    batch.events[0, 0] = pack_event(0, 3, 0, args["kind"], args["status"], args["suit"], 40)
+    with pytest.raises(RuntimeError, match=message):
+        batch_to_tables(batch, POLICIES)
+
+
+def test_trump_code_outside_the_suits_is_refused():
+    batch = handmade_batch()
+    batch.hand_info[0, 0, C.HI_TRUMP] = 4
+    with pytest.raises(RuntimeError, match="trump code 4, outside 0..3"):
+        batch_to_tables(batch, POLICIES)

@@ -16,7 +16,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from bezsim.io.schema import TABLE_NAMES
+from bezsim.io.schema import TABLE_KEYS, TABLE_NAMES
 from bezsim.io.storage import LocalStore, store_for
 
 METADATA_KEY = "bezsim"
@@ -55,8 +55,11 @@ def write_shard(out_dir: str | os.PathLike, index: int, tables: dict[str, pa.Tab
     paths = shard_paths(store, index)
     for name in TABLE_NAMES:
         table = tables[name].replace_schema_metadata({METADATA_KEY: text})
-        store.write_atomic(str(paths[name]), lambda handle, t=table: pq.write_table(
-            t, handle, compression="zstd"))
+        # min/max statistics only on the key columns, which readers filter on: on every
+        # column they cost 13% of the write, and the write is most of the io path
+        store.write_atomic(str(paths[name]), lambda handle, t=table, keys=TABLE_KEYS[name]:
+                           pq.write_table(t, handle, compression="zstd",
+                                          write_statistics=list(keys)))
 
 
 def read_shard_metadata(path: str | os.PathLike,

@@ -1,7 +1,7 @@
-"""GameBatch arrays -> Arrow tables, vectorised with numpy.
+"""GameBatch arrays -> Arrow tables.
 
-A shard can hold 50,000 games (about a million hand rows), so every column is built with
-whole-array operations; there is no per-row Python loop.
+A shard can hold 50,000 games (about a million hand rows): the columns come from one
+compiled pass over the engine's arrays (bezsim/io/flatten.py), and Arrow wraps them.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import numpy as np
 import pyarrow as pa
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import GameBatch, unpack_events
+from bezsim.engine.api import GameBatch
+from bezsim.io.flatten import declaration_columns, hand_columns
 from bezsim.io.schema import (
     FACE_DICT,
     KIND_DICT,
@@ -55,16 +56,15 @@ def _check_batch(batch: GameBatch) -> None:
 def _dictionary_array(codes: np.ndarray, dictionary: tuple[str, ...], what: str,
                       nullable: bool = False) -> pa.DictionaryArray:
     """Codes into a fixed dictionary; negative codes become null where that is meaningful."""
-    codes = np.asarray(codes, dtype=np.int64)
-    missing = codes < 0
-    bad = codes >= len(dictionary)
-    if not nullable:
-        bad |= missing
-    if bad.any():
-        raise RuntimeError(f"engine returned {what} code {codes[bad][0]}, "
-                           f"outside 0..{len(dictionary) - 1}")
-    indices = np.where(missing, 0, codes).astype(np.int8)
-    index_array = pa.array(indices, type=pa.int8(), mask=missing if missing.any() else None)
+    codes = np.asarray(codes)
+    low = int(codes.min()) if codes.size else 0
+    high = int(codes.max()) if codes.size else 0
+    if high >= len(dictionary) or (low < 0 and not nullable):
+        raise RuntimeError(f"engine returned {what} code {high if high >= len(dictionary) else low}"
+                           f", outside 0..{len(dictionary) - 1}")
+    missing = codes < 0 if low < 0 else None
+    indices = (codes if missing is None else np.where(missing, 0, codes)).astype(np.int8)
+    index_array = pa.array(indices, type=pa.int8(), mask=missing)
     return pa.DictionaryArray.from_arrays(index_array, pa.array(dictionary, type=pa.string()))
 
 
@@ -75,39 +75,21 @@ def _policy_dictionary(policies: list[str]) -> tuple[tuple[str, ...], np.ndarray
 
 
 def _hands_table(batch: GameBatch, policies: list[str]) -> pa.Table:
-    players = batch.players
-    hand_cap = batch.hand_seat.shape[1]
-    valid = np.arange(hand_cap)[None, :] < batch.game_info[:, C.GI_HANDS][:, None]
-    game_idx, hand_idx = np.nonzero(valid)  # row-major: games in order, hands in order
-    rows = game_idx.size
-    seat_rows = batch.hand_seat[game_idx, hand_idx, :players].reshape(rows * players, C.HS_SIZE)
-    # one transpose makes every column contiguous, instead of 22 strided copies
-    seat_cols = np.ascontiguousarray(seat_rows.T, dtype=np.int32)
-    info = np.repeat(batch.hand_info[game_idx, hand_idx], players, axis=0)
-    seat = np.tile(np.arange(players), rows)
     names, seat_policy = _policy_dictionary(policies)
-
+    (game_id, hand, seat, team, policy, dealer, trump, turnup, points, score_after, small,
+     kinds) = hand_columns(batch.hand_seat, batch.hand_info, batch.game_info, batch.players,
+                           batch.teams().astype(np.int64), seat_policy,
+                           np.int64(batch.game_start))
     columns = [
-        pa.array(np.repeat(batch.game_start + game_idx, players).astype(np.int64)),
-        pa.array(np.repeat(hand_idx, players).astype(np.int16)),
-        pa.array(seat.astype(np.int8)),
-        pa.array(batch.teams()[seat].astype(np.int8)),
-        _dictionary_array(seat_policy[seat], names, "policy"),
-        pa.array(info[:, C.HI_DEALER].astype(np.int8)),
-        _dictionary_array(info[:, C.HI_TRUMP], SUIT_DICT, "trump", nullable=True),
-        _dictionary_array(np.where(info[:, C.HI_TURNUP] < 0, -1,
-                                   info[:, C.HI_TURNUP] % len(FACE_DICT)),
-                          FACE_DICT, "turn-up card", nullable=True),
-        pa.array(seat_cols[C.HS_POINTS]),
-        pa.array(seat_cols[C.HS_SCORE_AFTER]),
-        pa.array(seat_cols[C.HS_TRICKS_WON].astype(np.int16)),
-        pa.array(seat_cols[C.HS_COMBINATIONS].astype(np.int16)),
-        pa.array(seat_cols[C.HS_DECLARING_TRICKS].astype(np.int16)),
-        pa.array(seat_cols[C.HS_COMPOUNDS].astype(np.int16)),
-        pa.array(seat_cols[C.HS_BRISQUES].astype(np.int16)),
-        pa.array(seat_cols[C.HS_CARTE_BLANCHES].astype(np.int16)),
+        pa.array(game_id), pa.array(hand), pa.array(seat), pa.array(team),
+        _dictionary_array(policy, names, "policy"),
+        pa.array(dealer),
+        _dictionary_array(trump, SUIT_DICT, "trump", nullable=True),
+        _dictionary_array(turnup, FACE_DICT, "turn-up card", nullable=True),
+        pa.array(points), pa.array(score_after),
     ]
-    columns += [pa.array(seat_cols[C.HS_KIND + k]) for k in range(C.N_KINDS)]
+    columns += [pa.array(small[k]) for k in range(small.shape[0])]
+    columns += [pa.array(kinds[k]) for k in range(C.N_KINDS)]
     return pa.Table.from_arrays(columns, schema=hands_schema())
 
 
@@ -133,54 +115,22 @@ def _games_table(batch: GameBatch, policies: list[str]) -> pa.Table:
 
 
 def _declarations_table(batch: GameBatch) -> pa.Table:
-    event_cap = batch.events.shape[1]
-    valid = np.arange(event_cap)[None, :] < batch.game_info[:, C.GI_N_EVENTS][:, None]
-    game_idx, event_idx = np.nonzero(valid)
-    ev = unpack_events(batch.events[game_idx, event_idx])
-    # extra is suit + 1 for marriages and 0 when the event has no suit
-    suit = ev["extra"].astype(np.int64) - 1
-    compound_id, compound_size = _compounds(game_idx, ev)
+    (game_id, hand, trick, seat, kind, points, status, suit, compound_id,
+     compound_size) = declaration_columns(batch.events, batch.game_info,
+                                          np.int64(batch.game_start), _IS_COMBINATION)
     columns = [
-        pa.array((batch.game_start + game_idx).astype(np.int64)),
-        pa.array(ev["hand"]),
-        pa.array(ev["trick"]),
-        pa.array(ev["seat"]),
-        _dictionary_array(ev["kind"], KIND_DICT, "event kind"),
-        pa.array(ev["points"]),
-        _dictionary_array(ev["status"], STATUS_DICT, "event status"),
+        pa.array(game_id), pa.array(hand), pa.array(trick), pa.array(seat),
+        _dictionary_array(kind, KIND_DICT, "event kind"),
+        pa.array(points),
+        _dictionary_array(status, STATUS_DICT, "event status"),
         _dictionary_array(suit, SUIT_DICT, "event suit", nullable=True),
-        pa.array(compound_id.astype(np.int16), mask=compound_id < 0),
-        pa.array(compound_size.astype(np.int8), mask=compound_size < 0),
+        pa.array(compound_id, mask=compound_id < 0),
+        pa.array(compound_size, mask=compound_size < 0),
     ]
     return pa.Table.from_arrays(columns, schema=declarations_schema())
 
 
-_IS_COMBINATION = np.zeros(256, dtype=bool)
+_IS_COMBINATION = np.zeros(256, dtype=np.bool_)
 _IS_COMBINATION[[C.K_COMMON_MARRIAGE, C.K_ROYAL_MARRIAGE, C.K_SEQUENCE, C.K_PLAIN_SEQUENCE,
                  C.K_BEZIQUE, C.K_DOUBLE_BEZIQUE, C.K_TRIPLE_BEZIQUE, C.K_QUADRUPLE_BEZIQUE,
                  C.K_FOUR_ACES, C.K_FOUR_KINGS, C.K_FOUR_QUEENS, C.K_FOUR_JACKS]] = True
-
-
-def _compounds(game_idx: np.ndarray, ev: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The combinations scored on one trick won form one declaration (a compound when there
-    are several, R5.2): its number within the game and how many combinations it scored.
-    -1 (null) for events that are not scored combinations."""
-    n = game_idx.size
-    ids = np.full(n, -1, dtype=np.int64)
-    sizes = np.full(n, -1, dtype=np.int64)
-    combo = _IS_COMBINATION[ev["kind"].astype(np.int64) & 0xFF] & (ev["status"] != C.EV_LOST)
-    rows = np.flatnonzero(combo)
-    if rows.size == 0:
-        return ids, sizes
-    game = game_idx[rows].astype(np.int64)
-    key = ((game << 32) | (ev["hand"][rows].astype(np.int64) << 16)
-           | (ev["trick"][rows].astype(np.int64) << 4) | ev["seat"][rows].astype(np.int64))
-    starts = np.ones(rows.size, dtype=bool)
-    starts[1:] = key[1:] != key[:-1]
-    group = np.cumsum(starts) - 1                          # global group number
-    game_first = np.ones(rows.size, dtype=bool)
-    game_first[1:] = game[1:] != game[:-1]
-    first_group_of_game = np.maximum.accumulate(np.where(game_first, group, 0))
-    ids[rows] = group - first_group_of_game
-    sizes[rows] = np.bincount(group)[group]
-    return ids, sizes
