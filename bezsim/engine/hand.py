@@ -126,6 +126,7 @@ from bezsim.engine.state import (
     O_SCRATCH,
     O_SEEN,
     O_STOCK,
+    O_TRACK_HAND,
     O_TRICK,
     O_WON,
     give,
@@ -168,6 +169,8 @@ def reset_hand(params, S):
         for k in range(N_KINDS):
             S[O_HPTS + p * N_KINDS + k] = 0
     S[O_SC + SC_EXCHANGED] = 0
+    S[O_TRACK_HAND] = 0    # no hand counts while dealing: recount_hands counts once trumps
+    #                        are known; counting each card dealt was work thrown away
 
 
 @njit(cache=True, _nrt=False)
