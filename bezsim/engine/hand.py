@@ -253,7 +253,7 @@ def carte_blanche(params, S, seat, hand_no, trick_no):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def play_card(params, S, seat, card, hand_no, trick_no, n_legal, hint=-1):
     take(S, seat, card, hint)
     k = S[O_SC + SC_N_TRICK]
@@ -279,7 +279,7 @@ def play_card(params, S, seat, card, hand_no, trick_no, n_legal, hint=-1):
                      params[PR_POINTS + K_SEVEN_PLAYED])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def draw(params, S, seat, hand_no, trick_no):
     """Top card of the stock; once it is empty, the turn-up (or the seven exchanged for it)."""
     n_cards = params[PR_PACKS] * 32
@@ -305,7 +305,7 @@ def draw(params, S, seat, hand_no, trick_no):
             carte_blanche(params, S, seat, hand_no, trick_no)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def team_declare(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, trick_no, announce):
     """The declarations after a trick win (R1.7, R1.10, R2.3): one combination and one seven
     action for the side (with option seven_exchange_is_declaration the seven is the one
@@ -355,7 +355,7 @@ def team_declare(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, tric
             pending_announce(params, S, seat, O_SCRATCH, hand_no, trick_no)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def play_trick(params, S, rng, pol_ids, pol_params, fns, leader, other, n_in, hand_no, t, stage):
     """One card from each of ``n_in`` seats: every seat from the leader round to the left,
     or (``n_in`` 2 of 4, R4.2 pairs) the leader and ``other``. Returns the trick's winner."""
@@ -381,7 +381,7 @@ def play_trick(params, S, rng, pol_ids, pol_params, fns, leader, other, n_in, ha
     return leader if wi == 0 else other
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def finish_trick(params, S, winner, n_in, hand_no, trick_no, n_tricks, stage1_tricks):
     """Brisques and last-trick points of a complete trick of ``n_in`` cards won by
     ``winner``."""
@@ -415,7 +415,7 @@ def finish_trick(params, S, winner, n_in, hand_no, trick_no, n_tricks, stage1_tr
     S[O_SC + SC_N_TRICK] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,
                       stage1_tricks, n_tricks):
     """A stock trick is complete: its points, the winner's declarations (or Polish open

@@ -111,7 +111,7 @@ def recount_open(S, seat):
     count_cards(S, O_OPEN + seat * OPEN_MAX, S[O_OPEN_N + seat], O_OPEN_CNT + seat * CNT_WIDTH)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def add_open(params, S, seat, card, hand_no, trick_no):
     """The card joins the seat's open cards and this trick's new cards."""
     n = S[O_OPEN_N + seat]
@@ -155,7 +155,7 @@ def exchange_seven(params, S, seat, seven, hand_no, trick_no):
         reveal_all(S, players, turnup, V_PLAYED)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def sevens_of_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no):
     """Each unscored seven of trumps in the trick: exchanged (the winner's choice, while an
     exchange is possible) or scored as it lies, 10 to the trick's winner (R5.3)."""
@@ -184,7 +184,7 @@ def _add(S, n, code):
     return n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def completed_combinations(params, S, seat):
     """The combinations the new cards complete with the seat's open cards (R5.2), each
     including a new card, one of each kind (and suit for marriages), judged all at once
@@ -221,7 +221,7 @@ def completed_combinations(params, S, seat):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def score_compound(params, S, seat, n, hand_no, trick_no):
     """Choose the copies of every combination first (a card may serve several kinds), then
     mark their history and record the events."""
@@ -247,7 +247,7 @@ def score_compound(params, S, seat, n, hand_no, trick_no):
                      params[PR_POINTS + kind])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def open_cards_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no):
     """Everything that follows a won trick in Polish: open cards, sevens, the compound."""
     players = params[PR_PLAYERS]

@@ -161,7 +161,7 @@ def copy_trace(S, out):
     return S[CTR_TRACE]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def record_event(S, hand, trick, seat, kind, status, extra, points):
     """A scoring event: counted in the hand's points and kept for the events table."""
     S[O_HPTS + seat * N_KINDS + kind] += points
@@ -222,7 +222,7 @@ def set_hist(S, seat, card, bits):
     count_hand_card(S, seat, card, 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def give(S, seat, card):
     """Card into a seat's concealed hand."""
     n = S[O_HAND_N + seat]
@@ -233,7 +233,7 @@ def give(S, seat, card):
     count_hand_card(S, seat, card, 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def take(S, seat, card, hint=-1):
     """Card out of a seat's hand (the caller says where it goes). ``hint``: where the caller
     believes it lies (a stock-trick offer lists the hand in order), checked before searching:

@@ -26,7 +26,7 @@ def beats(card, best, trump):
     return s == trump
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def winning_index(S, n, trump):
     """Index (play order) of the card winning the first ``n`` cards of the current trick."""
     best = 0
@@ -36,7 +36,7 @@ def winning_index(S, n, trump):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def legal_plays(S, seat, n_trick, trump, stage, duty):
     """Write the legal cards of ``seat`` into the actions region; return how many.
 

@@ -63,7 +63,7 @@ LAST_ACTION = 101    # scripted, for positions: always the last one (declining)
 GREEDY_DEFAULTS = (3.0, 5.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def random_policy(S, seat, params, rng):
     """Uniform over the legal actions (declining to declare included)."""
     return below(rng[1 + seat], S[O_N_ACTS])
