@@ -30,21 +30,36 @@ def png_bytes(fig: Figure, dpi: int = 110) -> bytes:
     return buffer.getvalue()
 
 
+def bin_edges(values: np.ndarray, bins: int = 40) -> np.ndarray:
+    """About ``bins`` equal bins; for scores, which are multiples of 10 (or 100 for a
+    settlement), each bin holds the same number of possible values, else the histogram
+    shows a comb of empty and doubled bins."""
+    x = np.asarray(values, dtype=np.float64)
+    lo, hi = float(x.min()), float(x.max())
+    if not np.all(x == np.round(x)) or lo == hi:
+        return np.histogram_bin_edges(x, bins=bins)
+    step = int(np.gcd.reduce(np.abs(x.astype(np.int64) - int(lo)))) or 1
+    width = step * max(1, int(np.ceil((hi - lo) / (step * bins))))
+    return np.arange(lo - step / 2, hi + width, width)
+
+
 def histogram(values: np.ndarray | dict[str, np.ndarray], xlabel: str, title: str,
               ylabel: str = "share of games (%)", bins: int | Sequence[float] = 40,
               ) -> Figure:
-    """Distribution as percentages of the sample; a dict overlays several samples."""
+    """Distribution as percentages of the sample; a dict overlays several samples, each
+    summing to 100% (the legend gives each one's size)."""
     fig, ax = new_figure()
     samples = values if isinstance(values, dict) else {"": values}
     arrays = {k: np.asarray(v, dtype=np.float64) for k, v in samples.items()}
     arrays = {k: v[~np.isnan(v)] for k, v in arrays.items()}
     pooled = np.concatenate(list(arrays.values())) if arrays else np.zeros(0)
     if isinstance(bins, int) and pooled.size:
-        bins = np.histogram_bin_edges(pooled, bins=bins)
+        bins = bin_edges(pooled, bins)
     for i, (label, x) in enumerate(arrays.items()):
         weights = np.full(x.size, 100.0 / max(x.size, 1))
         ax.hist(x, bins=bins, weights=weights, alpha=0.6 if len(arrays) > 1 else 0.9,
-                label=label or None, color=None if len(arrays) > 1 else COLOR,
+                label=f"{label} ({x.size:,})" if label else None,
+                color=None if len(arrays) > 1 else COLOR,
                 histtype="stepfilled" if i == 0 or len(arrays) == 1 else "step",
                 linewidth=1.5)
     ax.set_xlabel(xlabel)

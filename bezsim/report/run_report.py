@@ -232,9 +232,11 @@ def seats(doc: Document, run: Run) -> None:
         doc.record(f"sides.{side}.wins", won)
         who = f"team {side} (seats {side}, {side + 2})" if stats["partners"] else f"seat {side}"
         side_rows.append([who, run.policies[side], pct(won)])
-    s.add(Table([unit, "policy", "games won [95%]"], side_rows,
-                caption="The first dealer is drawn at random, so with equal policies these "
-                        "should agree."))
+    same = len(set(run.policies)) == 1
+    s.add(Table([unit, "policy", "games won [95%]"], side_rows, text_columns=2,
+                caption="The first dealer is drawn at random, so with one policy these "
+                        "should agree." if same else "Seats play different policies: see "
+                        "Policies compared."))
     if run.players > 2:      # three or four packs: triple bezique (R3, R4)
         doc.record("triple_bezique.hands_with", stats["hands_with_triple_bezique"])
         s.add(f"Triple bezique (1500, R3) was scored in "
@@ -288,6 +290,10 @@ def rubicon(doc: Document, run: Run) -> None:
         doc.record(f"rubicon.{key}", stats[key])
     doc.record("rubicon.carte_blanche_exact", exact)
     cb = stats["carte_blanche_at_deal_per_seat"]
+    seats = 2 * stats["games"]
+    expected = exact * seats
+    z = (cb[0] * seats - expected) / np.sqrt(expected * (1 - exact))
+    doc.record("rubicon.carte_blanche_z", float(z))
     agree = "inside" if cb[1] <= exact <= cb[2] else "**outside**"
     s.add(Table(["measure", "estimate [95%]"], [
         ["loser rubiconed", pct(stats["rubicon"])],
@@ -300,7 +306,9 @@ def rubicon(doc: Document, run: Run) -> None:
         ["games with a quadruple bezique", pct(stats["games_with_quadruple_bezique"], 4)]]),
           f"Check against counting: a nine-card hand from four packs holds no court card with "
           f"probability C(80,9)/C(128,9) = {100 * exact:.3f}%, {agree} the simulated "
-          "interval.")
+          f"interval: {round(cb[0] * seats):,} carte blanches at the deal against "
+          f"{expected:.1f} expected in {seats:,} seats (z = {z:+.2f}; |z| > 1.96 happens in "
+          "one check out of twenty by chance alone).")
 
 
 def policies(doc: Document, run: Run) -> None:
