@@ -45,7 +45,7 @@ def bin_edges(values: np.ndarray, bins: int = 40) -> np.ndarray:
 
 def histogram(values: np.ndarray | dict[str, np.ndarray], xlabel: str, title: str,
               ylabel: str = "share of games (%)", bins: int | Sequence[float] = 40,
-              ) -> Figure:
+              mark: float | None = None, mark_label: str | None = None) -> Figure:
     """Distribution as percentages of the sample; a dict overlays several samples, each
     summing to 100% (the legend gives each one's size)."""
     fig, ax = new_figure()
@@ -62,10 +62,12 @@ def histogram(values: np.ndarray | dict[str, np.ndarray], xlabel: str, title: st
                 color=None if len(arrays) > 1 else COLOR,
                 histtype="stepfilled" if i == 0 or len(arrays) == 1 else "step",
                 linewidth=1.5)
+    if mark is not None:
+        ax.axvline(mark, color=ACCENT, linestyle="--", linewidth=1.2, label=mark_label)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    if len(arrays) > 1:
+    if len(arrays) > 1 or mark_label:
         ax.legend(frameon=False)
     ax.grid(axis="y", alpha=0.3)
     return fig
@@ -95,6 +97,28 @@ def bar_ci(labels: Sequence[str], estimates: Sequence[Estimate], xlabel: str, ti
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def grouped_bar_ci(categories: Sequence[str], groups: dict[str, Sequence[Estimate]],
+                   ylabel: str, title: str, scale: float = 1.0, xlabel: str = "") -> Figure:
+    """Vertical bars per category, one per group side by side, with 95% whiskers."""
+    fig, ax = new_figure(width=max(WIDTH, 1.2 + 0.55 * len(categories) * len(groups)))
+    x = np.arange(len(categories))
+    width = 0.8 / max(len(groups), 1)
+    for i, (name, estimates) in enumerate(groups.items()):
+        values = np.array([e[0] for e in estimates], dtype=np.float64) * scale
+        err = np.vstack([np.nan_to_num(values - np.array([e[1] for e in estimates]) * scale),
+                         np.nan_to_num(np.array([e[2] for e in estimates]) * scale - values)])
+        ax.bar(x + (i - (len(groups) - 1) / 2) * width, values, width * 0.95, yerr=err,
+               label=name, capsize=2, error_kw={"elinewidth": 1, "ecolor": "#222"})
+    ax.set_xticks(x, categories)
+    ax.set_ylabel(ylabel)
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.legend(frameon=False)
+    ax.grid(axis="y", alpha=0.3)
     return fig
 
 

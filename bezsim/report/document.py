@@ -120,3 +120,14 @@ def signed(e: Estimate | tuple[float, ...], fmt: str = "+.2f", scale: float = 1.
 
 def excludes_zero(e: Estimate | tuple[float, ...]) -> bool:
     return bool(e[1] > 0 or e[2] < 0)
+
+
+def verdict(e: Estimate | tuple[float, ...], above: str, below: str,
+            unclear: str = "no difference the run can resolve") -> str:
+    """Words for a difference that depend on its interval, so a report never claims more
+    than its data: ``above`` if the interval lies above 0, ``below`` if below."""
+    if e[1] > 0:
+        return above
+    if e[2] < 0:
+        return below
+    return unclear

@@ -110,8 +110,9 @@ def _table_md(table: Table) -> str:
     return "\n".join(lines)
 
 
-def to_markdown(doc: Document, figure_dir: str = "figures") -> str:
-    """Markdown; figures are referenced as ``figure_dir/<name>.png`` (written beside it)."""
+def to_markdown(doc: Document, figure_dir: str = "figures", prefix: str = "") -> str:
+    """Markdown; figures are referenced as ``figure_dir/<prefix><name>.png`` (written
+    beside it)."""
     parts = [f"# {doc.title}"]
     if doc.subtitle:
         parts.append(doc.subtitle)
@@ -123,7 +124,7 @@ def to_markdown(doc: Document, figure_dir: str = "figures") -> str:
             if isinstance(block, Table):
                 parts.append(_table_md(block))
             elif isinstance(block, Figure):
-                parts.append(f"![{block.caption}]({figure_dir}/{block.name}.png)\n\n"
+                parts.append(f"![{block.caption}]({figure_dir}/{prefix}{block.name}.png)\n\n"
                              f"*{block.caption}*")
             elif isinstance(block, Bullets):
                 parts.append("\n".join(f"- {item}" for item in block.items))
@@ -136,19 +137,21 @@ def to_markdown(doc: Document, figure_dir: str = "figures") -> str:
 
 def write_document(doc: Document, out_dir: str | Path, stem: str = "report",
                    figure_prefix: str = "") -> dict[str, Path]:
-    """Write ``stem.html`` (self-contained), ``stem.md`` + ``figures/*.png`` and
-    ``stem.json`` (the numbers) into ``out_dir``; returns the paths."""
+    """Write ``stem.html`` (self-contained), ``stem.md`` + ``figures/<prefix><name>.png``
+    and ``stem.json`` (the numbers) into ``out_dir``; returns the paths. A prefix keeps the
+    figures of several reports in one folder apart."""
     out = Path(out_dir)
     figures = out / "figures"
     figures.mkdir(parents=True, exist_ok=True)
+    names = [fig.name for fig in doc.figures()]
+    if len(set(names)) < len(names):
+        raise ValueError(f"figure names repeat in {stem}: {names}")
     for fig in doc.figures():
-        fig.name = f"{figure_prefix}{fig.name}" if not fig.name.startswith(figure_prefix) \
-            else fig.name
-        (figures / f"{fig.name}.png").write_bytes(fig.png)
+        (figures / f"{figure_prefix}{fig.name}.png").write_bytes(fig.png)
     paths = {"html": out / f"{stem}.html", "markdown": out / f"{stem}.md",
              "json": out / f"{stem}.json"}
     paths["html"].write_text(to_html(doc), encoding="utf-8")
-    paths["markdown"].write_text(to_markdown(doc), encoding="utf-8")
+    paths["markdown"].write_text(to_markdown(doc, "figures", figure_prefix), encoding="utf-8")
     paths["json"].write_text(json.dumps(doc.numbers, indent=1, sort_keys=True,
                                         ensure_ascii=False) + "\n", encoding="utf-8")
     return paths
