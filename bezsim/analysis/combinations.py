@@ -33,14 +33,16 @@ COLUMNS = ("kind", "group", "scored", "lost", "per_hand", "per_hand_low", "per_h
 
 
 def sparse_mean_ci(values: np.ndarray, n: int, z: float = Z95) -> Estimate:
-    """Mean and normal interval of n values of which only the non-zero ones are given."""
+    """Mean and normal interval of n non-negative values of which only the non-zero ones
+    are given; the lower bound is kept at 0 or above (a rare kind's normal interval would
+    otherwise dip below zero)."""
     x = np.asarray(values, dtype=np.float64)
     if n <= 1:
         return Estimate(float(x.sum()) / n if n else float("nan"), float("nan"), float("nan"))
     mean = float(x.sum()) / n
     var = max(0.0, (float((x * x).sum()) - n * mean * mean) / (n - 1))
     half = z * float(np.sqrt(var / n))
-    return Estimate(mean, mean - half, mean + half)
+    return Estimate(mean, max(0.0, mean - half), mean + half)
 
 
 def n_hands(run: Run) -> int:

@@ -49,7 +49,10 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Estimate:
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half))
+    # at 0 or n successes the bound is exactly 0 or 1; rounding would leave 3e-18
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return Estimate(p, low, high)
 
 
 def mean_ci(values: np.ndarray, z: float = Z95) -> Estimate:
