@@ -66,7 +66,7 @@ def build(ctx: Context, doc: Document) -> None:
                f"{signed(lead[v]['leader_minus_others'], '+.1f')}" if lead[v]["sides"] > 2
                else "")
             + f"; the side that led first won {pct(lead[v]['first_leader_wins_game'], 1)} of "
-            f"games (fair share {100 / lead[v]['sides']:.1f}%).")
+            f"the games decided (fair share {100 / lead[v]['sides']:.1f}%).")
     doc.section("Answer").add(
         f"Points per hand of the first leader minus the dealer, {POLICY} play in every "
         "seat, paired within hands (95% intervals):", Bullets(bullets))
@@ -79,7 +79,8 @@ def build(ctx: Context, doc: Document) -> None:
     sec = doc.section("By variant")
     sec.add(Table(["variant", "rules", "hands", "leader − dealer, points/hand [95%]",
                    "leader − other positions [95%]", "leader tops the hand [95%]",
-                   "first leader wins the game [95%]", "fair share"], rows, text_columns=2,
+                   "first leader wins the game (of games decided) [95%]", "fair share"], rows,
+                  text_columns=2,
                   caption="Two-handed and partnership games have two positions, so the "
                           "leader's edge over the others is the edge over the dealer."))
     fig = plots.difference_plot(list(VARIANTS),

@@ -16,10 +16,11 @@ import sys
 import numpy as np
 
 from bezsim.analysis import plots
+from bezsim.analysis.combinations import combination_table
 from bezsim.analysis.convergence import convergence
 from bezsim.analysis.exact import carte_blanche_probability
 from bezsim.analysis.rubicon import rubicon_stats
-from bezsim.analysis.scores import per_game
+from bezsim.analysis.scores import per_game, score_summary
 from bezsim.analysis.stats import Estimate, mean_ci, rate_difference, wilson
 from bezsim.report.document import (
     Bullets,
@@ -75,6 +76,12 @@ def build(ctx: Context, doc: Document) -> None:
     pooled = doc.record("carte_blanche_pooled", wilson(blanks, seats))
     exact = doc.record("carte_blanche_exact", carte_blanche_probability(4, 9))
 
+    greedy_kinds = combination_table(runs["greedy"]).set_index("kind")
+    sequences = doc.record("greedy.sequences_per_hand", Estimate(*(
+        sum(greedy_kinds.loc[k, c] for k in ("sequence", "plain_sequence")
+            if k in greedy_kinds.index) for c in ("per_hand", "per_hand_low", "per_hand_high"))))
+    points = doc.record("greedy.points_per_seat_hand",
+                        score_summary(runs["greedy"])["points_per_seat_hand"])
     g, h = stats["greedy"], stats["heuristic"]
     doc.section("Answer").add(Bullets([
         f"**{pct(g['rubicon'])} of Rubicon games end in a rubicon** under greedy play; "
@@ -94,6 +101,11 @@ def build(ctx: Context, doc: Document) -> None:
         f"{100 * exact:.3f}% by counting ("
         + ("inside" if pooled[1] <= exact <= pooled[2] else "**outside**")
         + " the interval).",
+        f"These are the built-in policies' games: a player scores "
+        f"{est(points, '.0f')} points per hand (greedy) and sequences come "
+        f"{est(sequences, '.3f')} times per hand, so a loser rarely nears 1000. Players who "
+        "build sequences would score more and likely be rubiconed less: the rate belongs to "
+        "these policies.",
     ]))
     rows = [[p, f"{stats[p]['games']:,}", pct(stats[p]["rubicon"]), pct(stats[p]["draws"]),
              est(stats[p]["settlement"], ".0f"),

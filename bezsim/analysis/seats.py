@@ -115,25 +115,31 @@ def format_stats(stats: dict[str, Any]) -> str:
 def lead_value(run_dir: str | Path) -> dict[str, Any]:
     """What leading first is worth: per hand, the leader's points minus the dealer's and
     minus the other positions' mean (paired within the hand, so the deal's luck cancels),
-    and the share of games won by the side that led the game's first trick against the fair
-    share 1/sides."""
+    and the share of decided games won by the side that led the game's first trick, against
+    the fair share 1/sides (drawn Rubicon games left out, so the shares are comparable)."""
     points, players, partners = position_points(run_dir)
     sides = points.shape[1]
     leader = points[:, 0].astype(np.float64)
     others = points[:, 1:].mean(axis=1)
     stats = seat_stats(run_dir)
-    won = stats["game_wins_by_first_position"][0]
+    games = _read(Path(run_dir), "games", ["first_dealer", "winner"])
+    decided = games[games["winner"] >= 0]
+    first_side = decided["first_dealer"] % 2 if partners else decided["first_dealer"]
+    leader_side = (first_side + 1) % sides
+    won = wilson(int((decided["winner"] == leader_side).sum()), len(decided))
+    fair = 1 / sides
     return {
         "sides": sides,
         "partners": partners,
         "hands": points.shape[0],
         "games": stats["games"],
+        "games_decided": len(decided),
         "leader_points": mean_ci(leader),
         "dealer_points": mean_ci(points[:, -1].astype(np.float64)),
         "leader_minus_dealer": mean_ci(leader - points[:, -1]),
         "leader_minus_others": mean_ci(leader - others),
         "leader_tops_hand": stats["hand_top_by_position"][0],
         "first_leader_wins_game": won,
-        "fair_share": 1 / sides,
-        "game_edge": Estimate(won[0] - 1 / sides, won[1] - 1 / sides, won[2] - 1 / sides),
+        "fair_share": fair,
+        "game_edge": Estimate(won[0] - fair, won[1] - fair, won[2] - fair),
     }

@@ -209,7 +209,8 @@ def seats(doc: Document, run: Run) -> None:
     doc.record("lead.leader_minus_dealer", lead["leader_minus_dealer"])
     doc.record("lead.leader_minus_others", lead["leader_minus_others"])
     doc.record("lead.first_leader_wins_game", lead["first_leader_wins_game"])
-    others = "the dealer" if sides == 2 else "the dealer('s side)"
+    others = ("the dealer's team" if stats["partners"] else
+              "the dealer" if sides == 2 else "the dealer (who plays last)")
     text = (f"**Leading first is worth {signed(lead['leader_minus_dealer'], '+.1f')} points per "
             f"hand** against {others} (the leader's points minus the dealer's in the same hand, "
             "so the deal's luck cancels; negative: the dealer does better)")
@@ -217,9 +218,7 @@ def seats(doc: Document, run: Run) -> None:
         text += (f", and {signed(lead['leader_minus_others'], '+.1f')} against the mean of "
                  "the other positions")
     text += (f". The side leading the game's first trick won {pct(lead['first_leader_wins_game'])}"
-             f" of games (fair share {100 / sides:.1f}%).")
-    if run.one_hand_game:
-        text += " A Rubicon game is one hand, so the two game figures coincide."
+             f" of the games decided (fair share {100 / sides:.1f}%).")
     s.add(text, Table(["position from the dealer's left", "points per hand [95%]",
                        "hands with the most points [95%]",
                        "games won, by position at the first hand [95%]"], rows,
