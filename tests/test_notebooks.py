@@ -33,7 +33,9 @@ def test_notebook_runs_top_to_bottom(path, tmp_path, monkeypatch):
     monkeypatch.delenv("BEZSIM_SAMPLE_GAMES", raising=False)     # the small default
     monkeypatch.setenv("BEZSIM_RUNS", str(tmp_path))              # runs go to scratch
     book = nbformat.read(path, as_version=4)
+    # history in memory: kernels running at once elsewhere must not share a sqlite file
     NotebookClient(book, timeout=600, kernel_name="python3",
+                   extra_arguments=["--HistoryManager.hist_file=:memory:"],
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     outputs = [o for c in book.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
