@@ -294,6 +294,22 @@ def seats(run_dir: str, as_json: bool) -> None:
     _echo_stats(seat_stats(run_dir), format_stats, as_json)
 
 
+@cli.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output directory [default: RUN_DIR/report].")
+@click.option("--title", default=None, help="Report title [default: from the variant].")
+def report(run_dir: str, out: str | None, title: str | None) -> None:
+    """Write a strategy report of a run: self-contained HTML, Markdown with PNG figures, and
+    the report's numbers as JSON."""
+    from bezsim.report import write_report
+
+    paths = write_report(run_dir, out, title)
+    click.echo(f"html:     {paths['html']}")
+    click.echo(f"markdown: {paths['markdown']} (figures in {paths['markdown'].parent / 'figures'})")
+    click.echo(f"numbers:  {paths['json']}")
+
+
 def _echo_stats(stats: dict[str, Any], formatter, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(stats, indent=2, default=_json_default))

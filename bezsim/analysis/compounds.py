@@ -77,3 +77,29 @@ def format_stats(stats: dict[str, Any]) -> str:
         lines.append(f"  {size} combinations: {ci(share)}  ({stats['size_count'][size]:,})")
     lines.append("(95% intervals: Wilson for shares, normal for means)")
     return "\n".join(lines)
+
+
+def compounds_per_hand(run_dir: str | Path) -> np.ndarray:
+    """Compound declarations of each hand (both seats), hands in game order: the units of
+    the per-hand rate, for convergence plots and differences between runs."""
+    run = Path(run_dir)
+    if not (run / "hands").is_dir():
+        raise BezsimError(f"{run_dir} is not a bezsim run directory (no hands table)")
+    hands = pd.read_parquet(run / "hands", columns=["game_id", "hand", "compounds"])
+    return hands.groupby(["game_id", "hand"], sort=True)["compounds"].sum().to_numpy(np.float64)
+
+
+STAGE1_TRICKS = 24      # two-handed: 24 tricks with the stock, then 8 (R1.6, R5.4)
+
+
+def stage2_share(run_dir: str | Path) -> tuple[float, float, float]:
+    """Share of compound declarations made in stage 2 (after the stock is gone), when open
+    cards still complete combinations (R5.2: declarations continue through stage 2)."""
+    run = Path(run_dir)
+    if not (run / "declarations").is_dir():
+        raise BezsimError(f"{run_dir} is not a bezsim run directory (no declarations)")
+    events = pd.read_parquet(run / "declarations",
+                             columns=["game_id", "hand", "seat", "trick", "compound_id"],
+                             filters=[("compound_size", ">=", 2)])
+    tricks = events.groupby(["game_id", "hand", "seat", "compound_id"])["trick"].first()
+    return wilson(int((tricks > STAGE1_TRICKS).sum()), len(tricks))

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bezsim.analysis.stats import mean_ci, wilson
+from bezsim.analysis.stats import Estimate, mean_ci, wilson
 from bezsim.errors import BezsimError
 
 
@@ -25,22 +25,31 @@ def _read(run: Path, table: str, columns: list[str], **kw) -> pd.DataFrame:
     return pd.read_parquet(run / table, columns=columns, **kw)
 
 
-def seat_stats(run_dir: str | Path) -> dict[str, Any]:
+def position_points(run_dir: str | Path) -> tuple[np.ndarray, int, bool]:
+    """Each hand's points by position from the dealer's left: an array (hands, sides) whose
+    column 0 is the side that leads first and the last column the dealer('s team); and the
+    number of players and whether sides are teams."""
     run = Path(run_dir)
     hands = _read(run, "hands", ["game_id", "hand", "seat", "team", "dealer", "points"])
-    games = _read(run, "games", ["game_id", "first_dealer", "winner"])
-    if hands.empty or games.empty:
+    if hands.empty:
         raise BezsimError(f"{run_dir} holds no games")
     players = int(hands["seat"].max()) + 1
     partners = bool((hands["team"] != hands["seat"]).any())
     sides = 2 if partners else players
-
-    # one row per (hand, side): the side's points and its position from the dealer's left
-    hands["side"] = hands["team"] if partners else hands["seat"]
+    side = hands["team"] if partners else hands["seat"]
     dealer_side = hands["dealer"] % 2 if partners else hands["dealer"]
-    hands["position"] = (hands["side"] - dealer_side - 1) % sides
+    hands["position"] = (side - dealer_side - 1) % sides
     per_side = hands.groupby(["game_id", "hand", "position"], observed=True)["points"].sum()
-    points = per_side.to_numpy(np.int64).reshape(-1, sides)       # rows: hands, cols: position
+    return per_side.to_numpy(np.int64).reshape(-1, sides), players, partners
+
+
+def seat_stats(run_dir: str | Path) -> dict[str, Any]:
+    run = Path(run_dir)
+    points, players, partners = position_points(run)       # rows: hands, cols: position
+    games = _read(run, "games", ["game_id", "first_dealer", "winner"])
+    if games.empty:
+        raise BezsimError(f"{run_dir} holds no games")
+    sides = points.shape[1]
     n_hands = points.shape[0]
     best = points.max(axis=1, keepdims=True)
     top = points == best
@@ -101,3 +110,36 @@ def format_stats(stats: dict[str, Any]) -> str:
                  f"  ({stats['triple_beziques']:,} declared)")
     lines.append("(95% intervals: Wilson for shares, normal for means)")
     return "\n".join(lines)
+
+
+def lead_value(run_dir: str | Path) -> dict[str, Any]:
+    """What leading first is worth: per hand, the leader's points minus the dealer's and
+    minus the other positions' mean (paired within the hand, so the deal's luck cancels),
+    and the share of decided games won by the side that led the game's first trick, against
+    the fair share 1/sides (drawn Rubicon games left out, so the shares are comparable)."""
+    points, players, partners = position_points(run_dir)
+    sides = points.shape[1]
+    leader = points[:, 0].astype(np.float64)
+    others = points[:, 1:].mean(axis=1)
+    stats = seat_stats(run_dir)
+    games = _read(Path(run_dir), "games", ["first_dealer", "winner"])
+    decided = games[games["winner"] >= 0]
+    first_side = decided["first_dealer"] % 2 if partners else decided["first_dealer"]
+    leader_side = (first_side + 1) % sides
+    won = wilson(int((decided["winner"] == leader_side).sum()), len(decided))
+    fair = 1 / sides
+    return {
+        "sides": sides,
+        "partners": partners,
+        "hands": points.shape[0],
+        "games": stats["games"],
+        "games_decided": len(decided),
+        "leader_points": mean_ci(leader),
+        "dealer_points": mean_ci(points[:, -1].astype(np.float64)),
+        "leader_minus_dealer": mean_ci(leader - points[:, -1]),
+        "leader_minus_others": mean_ci(leader - others),
+        "leader_tops_hand": stats["hand_top_by_position"][0],
+        "first_leader_wins_game": won,
+        "fair_share": fair,
+        "game_edge": Estimate(won[0] - fair, won[1] - fair, won[2] - fair),
+    }

@@ -1,32 +1,103 @@
-"""Confidence intervals used by the analyses (95% unless told otherwise)."""
+"""Confidence intervals used by the analyses (95% unless told otherwise).
+
+Every estimate is an ``Estimate`` (value, low, high): a plain tuple, so ``p, low, high =
+wilson(k, n)`` works and JSON writes it as a list. Rates get Wilson intervals, means the
+normal approximation, and differences between two rates Newcombe's hybrid score interval
+(built from the two Wilson intervals), so a difference agrees with the rates it compares.
+"""
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 Z95 = 1.959963984540054
 
 
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float, float]:
-    """Proportion with its Wilson score interval: (estimate, low, high)."""
+class Estimate(NamedTuple):
+    """A point estimate with its interval; NaN bounds when the data cannot give one."""
+
+    value: float
+    low: float
+    high: float
+
+    def contains(self, x: float) -> bool:
+        return self.low <= x <= self.high
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+    def format(self, fmt: str = ".4f", scale: float = 1.0) -> str:
+        """``0.5123 [0.5001, 0.5245]``; ``scale=100`` shows a rate as a percentage."""
+        v, lo, hi = (x * scale for x in self)
+        if math.isnan(lo):
+            return f"{v:{fmt}}"
+        return f"{v:{fmt}} [{lo:{fmt}}, {hi:{fmt}}]"
+
+
+NAN_ESTIMATE = Estimate(math.nan, math.nan, math.nan)
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> Estimate:
+    """Proportion with its Wilson score interval."""
     if trials <= 0:
-        return (math.nan, math.nan, math.nan)
+        return NAN_ESTIMATE
     p = successes / trials
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (p, max(0.0, centre - half), min(1.0, centre + half))
+    # at 0 or n successes the bound is exactly 0 or 1; rounding would leave 3e-18
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return Estimate(p, low, high)
 
 
-def mean_ci(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """Mean with a normal-approximation interval: (estimate, low, high)."""
+def mean_ci(values: np.ndarray, z: float = Z95) -> Estimate:
+    """Mean with a normal-approximation interval."""
     x = np.asarray(values, dtype=np.float64)
     if x.size == 0:
-        return (math.nan, math.nan, math.nan)
+        return NAN_ESTIMATE
     mean = float(x.mean())
     if x.size == 1:
-        return (mean, math.nan, math.nan)
+        return Estimate(mean, math.nan, math.nan)
     half = z * float(x.std(ddof=1)) / math.sqrt(x.size)
-    return (mean, mean - half, mean + half)
+    return Estimate(mean, mean - half, mean + half)
+
+
+def rate_difference(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> Estimate:
+    """p1 - p2 for two independent samples, Newcombe's hybrid score interval (his method 10):
+    it stays inside [-1, 1] and behaves near 0 and 1, where the plain Wald interval fails."""
+    p1, l1, u1 = wilson(k1, n1, z)
+    p2, l2, u2 = wilson(k2, n2, z)
+    if math.isnan(p1) or math.isnan(p2):
+        return NAN_ESTIMATE
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return Estimate(d, low, high)
+
+
+def mean_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Estimate:
+    """mean(a) - mean(b) for two independent samples (Welch: each sample its own variance)."""
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    if x.size == 0 or y.size == 0:
+        return NAN_ESTIMATE
+    d = float(x.mean() - y.mean())
+    if x.size < 2 or y.size < 2:
+        return Estimate(d, math.nan, math.nan)
+    half = z * math.sqrt(x.var(ddof=1) / x.size + y.var(ddof=1) / y.size)
+    return Estimate(d, d - half, d + half)
+
+
+def paired_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Estimate:
+    """mean(a - b) over matched units (the same game of two runs with one seed): the
+    interval uses the spread of the differences, so what the units share cancels."""
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    if x.shape != y.shape:
+        raise ValueError(f"paired samples differ in size: {x.shape} and {y.shape}")
+    return mean_ci(x - y, z)

@@ -1,0 +1,144 @@
+"""How do the policies rank: random, greedy, heuristic (and search)?
+
+A round robin on duplicate deals in every variant (``bezsim tournament``): every pair plays
+the same deals in every seating, so the luck of the deal cancels. Win rate: games the first
+policy wins out of games decided (Wilson); margin and points per hand: averaged over a
+deal's seatings, intervals over deals. A small rung of the ``search`` policy against the
+heuristic (ordinary only; about 1 ms per decision, so a few hundred deals) tops the ladder
+at full size.
+
+    python analyses/policy_ladder.py [--quick | --games N] [--check]
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pandas as pd
+
+from bezsim.analysis import plots
+from bezsim.analysis.load import RULES_SECTION
+from bezsim.analysis.stats import Estimate
+from bezsim.report.document import Bullets, Document, Figure, Table, est, pct, signed
+from bezsim.report.study import Context, Study
+
+VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
+            "rubicon")
+POLICIES = ("random", "greedy", "heuristic")
+# deals per pair relative to --games: three- and four-handed deals are played in 6 or 8
+# seatings and last longer; a Rubicon deal is one hand
+SCALE = {"three_handed": 0.3, "four_handed": 0.25, "four_handed_partners": 0.6,
+         "rubicon": 2}
+SEARCH_DEALS = 200           # ordinary, search against heuristic, full size only
+ALL = "(all)"
+
+
+def _win(r) -> Estimate:
+    return Estimate(r.win_rate_a, r.win_rate_low, r.win_rate_high)
+
+
+def _margin(r) -> Estimate:
+    return Estimate(r.margin, r.margin_low, r.margin_high)
+
+
+def _pph(r) -> Estimate:
+    return Estimate(r.points_per_hand_diff, r.pph_low, r.pph_high)
+
+
+def ladder(frame: pd.DataFrame) -> list[str]:
+    """Policies from strongest to weakest by win rate against all the others."""
+    overall = frame[frame["policy_b"] == ALL].sort_values("win_rate_a", ascending=False)
+    return list(overall["policy_a"])
+
+
+def pair_rows(frame: pd.DataFrame, order: list[str]) -> pd.DataFrame:
+    """Each pair once, the stronger policy as A."""
+    rank = {p: i for i, p in enumerate(order)}
+    pairs = frame[frame["policy_b"] != ALL]
+    keep = pairs.apply(lambda r: rank[r.policy_a] < rank[r.policy_b], axis=1)
+    return pairs[keep].sort_values(["policy_a", "policy_b"],
+                                   key=lambda c: c.map(rank)).reset_index(drop=True)
+
+
+def row(frame: pd.DataFrame, a: str, b: str) -> pd.Series:
+    """The row of A against B."""
+    return frame[(frame["policy_a"] == a) & (frame["policy_b"] == b)].iloc[0]
+
+
+def record_rows(doc: Document, variant: str, frame: pd.DataFrame) -> None:
+    for r in frame.itertuples():
+        key = f"{variant}.{r.policy_a}-vs-{r.policy_b}"
+        doc.record(f"{key}.win_rate", _win(r))
+        doc.record(f"{key}.margin", _margin(r))
+        doc.record(f"{key}.points_per_hand", _pph(r))
+        doc.record(f"{key}.games", [int(r.wins_a), int(r.wins_b), int(r.draws)])
+
+
+def build(ctx: Context, doc: Document) -> None:
+    frames, orders = {}, {}
+    for i, variant in enumerate(VARIANTS):
+        deals = max(4, round(ctx.games * SCALE.get(variant, 1)))
+        frame = ctx.tournament(f"{variant}", variant, POLICIES, deals, seed=ctx.seed + i)
+        frames[variant] = frame
+        orders[variant] = ladder(frame)
+        record_rows(doc, variant, frame)
+        doc.record(f"{variant}.ladder", orders[variant])
+    search = None
+    if not ctx.quick:
+        search = ctx.tournament("ordinary-search", "ordinary", ["search", "heuristic"],
+                                SEARCH_DEALS, seed=ctx.seed + len(VARIANTS))
+        record_rows(doc, "ordinary", search[search["policy_a"] == "search"])
+
+    bullets = []
+    for v in VARIANTS:
+        hg, gr = row(frames[v], "heuristic", "greedy"), row(frames[v], "greedy", "random")
+        bullets.append(f"**{v}**: {' > '.join(orders[v])}. Heuristic beats greedy in "
+                       f"{pct(_win(hg), 1)} of games, greedy beats random in "
+                       f"{pct(_win(gr), 1)}.")
+    if search is not None:
+        s = search[search["policy_a"] == "search"].iloc[0]
+        bullets.append(f"**ordinary, top rung**: search beats the heuristic in "
+                       f"{pct(_win(s), 1)} of {int(s.wins_a + s.wins_b):,} games "
+                       f"({int(s.games):,} deals), {signed(_pph(s), '+.1f')} points per hand.")
+    doc.section("Answer").add("The ladder, strongest first, by win rate against all others on "
+                              "duplicate deals (95% intervals):", Bullets(bullets))
+
+    for v in VARIANTS:
+        order = orders[v]
+        rows = []
+        for r in pair_rows(frames[v], order).itertuples():
+            rows.append([r.policy_a, r.policy_b, f"{int(r.games):,} × {int(r.seatings)}",
+                         pct(_win(r), 2), est(_margin(r), ".1f"), signed(_pph(r), "+.2f")])
+        for r in (frames[v][frames[v]["policy_b"] == ALL]
+                  .set_index("policy_a", drop=False).loc[order].itertuples()):
+            rows.append([r.policy_a, "all others", f"{int(r.games):,} × {int(r.seatings)}",
+                         pct(_win(r), 2), est(_margin(r), ".1f"), signed(_pph(r), "+.2f")])
+        if v == "ordinary" and search is not None:
+            for r in search[search["policy_a"] == "search"].itertuples():
+                rows.append([r.policy_a, r.policy_b, f"{int(r.games):,} × {int(r.seatings)}",
+                             pct(_win(r), 2), est(_margin(r), ".1f"),
+                             signed(_pph(r), "+.2f")])
+        margin = ("settlement from A's side (R6.8)" if v == "rubicon"
+                  else "A's final score − B's best")
+        doc.section(f"{v} (RULES.md {RULES_SECTION[v]})").add(Table(
+            ["A", "B", "deals × seatings", "A's win rate [95%]", f"margin: {margin} [95%]",
+             "points per hand, A − B [95%]"], rows, text_columns=2,
+            caption=f"Seed {int(frames[v]['seed'].iloc[0])}. Win rate over games decided "
+                    "(drawn Rubicon games apart)."))
+
+    pairs = [("heuristic", "greedy"), ("greedy", "random"), ("heuristic", "random")]
+    groups = {f"{a} vs {b}": [_win(row(frames[v], a, b)) for v in VARIANTS] for a, b in pairs}
+    fig = plots.grouped_bar_ci(list(VARIANTS), groups, "first policy's win rate (%)",
+                               "Head to head on duplicate deals", scale=100)
+    fig.axes[0].axhline(50, color="#444", linewidth=0.8, linestyle=":")
+    fig.axes[0].tick_params(axis="x", labelrotation=15)
+    doc.section("Figure").add(Figure("win-rates", plots.png_bytes(fig),
+                                     "Win rate of the first policy of each pair, per variant "
+                                     "(95% Wilson intervals); dotted: 50%."))
+
+
+STUDY = Study("policy_ladder", "How do the policies rank?", seed=91, games=10_000,
+              quick_games=12, build=build)
+
+if __name__ == "__main__":
+    sys.exit(STUDY.main())

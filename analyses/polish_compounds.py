@@ -1,0 +1,124 @@
+"""How often do Polish compound declarations occur (R5.2), and of what size?
+
+A compound declaration scores two or more combinations on one trick won (RULES.md R5.2,
+E1: 430 points at once). Polish is played by three policies, each on its own seed, so the
+three runs are independent samples and their differences get Newcombe (rates) and Welch
+(means) intervals.
+
+    python analyses/polish_compounds.py [--quick | --games N] [--check]
+"""
+
+from __future__ import annotations
+
+import sys
+
+from bezsim.analysis import plots
+from bezsim.analysis.compounds import compound_stats, compounds_per_hand, stage2_share
+from bezsim.analysis.convergence import convergence
+from bezsim.analysis.stats import Estimate, mean_difference, rate_difference
+from bezsim.report.document import (
+    Bullets,
+    Document,
+    Figure,
+    Table,
+    est,
+    pct,
+    signed,
+    verdict,
+)
+from bezsim.report.study import Context, Study
+
+POLICIES = ("random", "greedy", "heuristic")
+
+
+def build(ctx: Context, doc: Document) -> None:
+    runs = {p: ctx.simulate(f"polish-{p}", "polish", p, ctx.games, seed=ctx.seed + i)
+            for i, p in enumerate(POLICIES)}
+    stats = {p: compound_stats(run.path) for p, run in runs.items()}
+    per_hand = {p: compounds_per_hand(run.path) for p, run in runs.items()}
+    stage2 = {p: stage2_share(run.path) for p, run in runs.items()}
+    for p in POLICIES:
+        s = stats[p]
+        for key in ("compounds_per_hand", "hands_with_a_compound", "compound_points"):
+            doc.record(f"{p}.{key}", s[key])
+        doc.record(f"{p}.hands", s["hands"])
+        doc.record(f"{p}.compounds", s["compounds"])
+        doc.record(f"{p}.size_share", {str(k): v for k, v in s["size_share"].items()})
+        doc.record(f"{p}.stage2_share", stage2[p])
+
+    def diff_rate(a: str, b: str) -> Estimate:
+        ka = round(stats[a]["hands_with_a_compound"][0] * stats[a]["hands"])
+        kb = round(stats[b]["hands_with_a_compound"][0] * stats[b]["hands"])
+        return rate_difference(ka, stats[a]["hands"], kb, stats[b]["hands"])
+
+    d_rate = doc.record("heuristic-greedy.compounds_per_hand",
+                        mean_difference(per_hand["heuristic"], per_hand["greedy"]))
+    d_share = doc.record("heuristic-greedy.hands_with_a_compound",
+                         diff_rate("heuristic", "greedy"))
+    d_random = doc.record("greedy-random.compounds_per_hand",
+                          mean_difference(per_hand["greedy"], per_hand["random"]))
+
+    g = stats["greedy"]
+    sizes = sorted({k for s in stats.values() for k in s["size_share"]})
+    common = max(g["size_share"], key=lambda k: g["size_share"][k][0]) if sizes else 2
+    doc.section("Answer").add(Bullets([
+        f"**A compound declaration comes {est(g['compounds_per_hand'], '.3f')} times per "
+        f"hand** (both players together) under greedy play; "
+        f"**{pct(g['hands_with_a_compound'], 1)} of hands** have at least one.",
+        f"Most compounds score **{common} combinations** "
+        f"({pct(g['size_share'][common], 1)} of them); "
+        + ", ".join(f"{k}: {pct(g['size_share'][k], 2)}" for k in g["size_share"] if k != common)
+        + ".",
+        f"A compound is worth {est(g['compound_points'], '.0f')} points on average.",
+        f"Heuristic minus greedy: {signed(d_rate, '+.3f')} compounds per hand ("
+        + verdict(d_rate, "the heuristic makes more", "the heuristic makes fewer")
+        + f"); greedy minus random: {signed(d_random, '+.3f')} ("
+        + verdict(d_random, "greedy makes more", "greedy makes fewer") + ").",
+        f"{pct(stage2['greedy'], 1)} of compounds come in stage 2, after the stock is gone "
+        "(open cards keep completing combinations, R5.2).",
+    ]))
+
+    rows = [[p, f"{stats[p]['hands']:,}", est(stats[p]["compounds_per_hand"], ".4f"),
+             pct(stats[p]["hands_with_a_compound"]), est(stats[p]["compound_points"], ".1f"),
+             pct(stage2[p], 1)] for p in POLICIES]
+    sec = doc.section("By policy")
+    sec.add(Table(["policy", "hands", "compounds per hand [95%]", "hands with one [95%]",
+                   "points per compound [95%]", "made in stage 2 [95%]"], rows,
+                  caption=f"{ctx.games:,} games of Polish per policy (both seats play it); "
+                          "per hand = both seats together."),
+            Table(["difference", "compounds per hand [95%]", "hands with one [95%]"], [
+                ["heuristic − greedy", signed(d_rate, "+.4f"), signed(d_share, "+.2f", 100, "%")],
+                ["greedy − random", signed(d_random, "+.4f"),
+                 signed(diff_rate("greedy", "random"), "+.2f", 100, "%")]],
+                caption="Independent runs (one seed each): Welch interval for the mean, "
+                        "Newcombe for the share."))
+
+    size_rows = [[f"{k} combinations"] + [
+        pct(stats[p]["size_share"][k], 2) if k in stats[p]["size_share"] else "0"
+        for p in POLICIES] for k in sizes]
+    sec = doc.section("Size of compounds")
+    sec.add(Table(["compound of", *[f"{p} [95%]" for p in POLICIES]], size_rows,
+                  caption="Share of compound declarations by how many combinations they score."))
+    if sizes:
+        nan = Estimate(0.0, 0.0, 0.0)
+        fig = plots.grouped_bar_ci(
+            [str(k) for k in sizes],
+            {p: [stats[p]["size_share"].get(k, nan) for k in sizes] for p in POLICIES},
+            "share of compound declarations (%)", "Size of Polish compound declarations",
+            scale=100, xlabel="combinations scored at once")
+        sec.add(Figure("sizes", plots.png_bytes(fig),
+                       "Share of compounds by size, per policy, with 95% intervals."))
+
+    conv = convergence(per_hand["greedy"], "mean")
+    fig = plots.convergence_plot(conv, "compound declarations per hand",
+                                 "Compounds per hand (greedy) against hands simulated")
+    doc.section("Convergence").add(
+        Figure("convergence", plots.png_bytes(fig),
+               "Running estimate of compounds per hand under greedy play, with its 95% band."))
+
+
+STUDY = Study("polish_compounds", "How often do Polish compound declarations occur, and of "
+              "what size?", seed=51, games=40_000, quick_games=150, build=build)
+
+if __name__ == "__main__":
+    sys.exit(STUDY.main())

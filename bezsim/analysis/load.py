@@ -1,0 +1,173 @@
+"""Load run directories into pandas: one ``Run`` per directory, tables read on first use.
+
+    from bezsim.analysis import load_run, load_runs, stack
+    run = load_run("data/samples/polish")
+    run.hands, run.games, run.declarations        # DataFrames, rows in canonical order
+    runs = load_runs(["data/runs/a", "data/runs/b"])
+    stack(runs, "games")                          # one frame, a ``run`` column says whose
+
+The manifest says what the run is (rules, policies, seed, games); the tables are read only
+when asked for, since a big run's declarations table holds millions of rows.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bezsim.errors import BezsimError
+from bezsim.io.manifest import MANIFEST_NAME, read_manifest
+from bezsim.io.reader import read_table
+from bezsim.io.schema import TABLE_NAMES
+
+# RULES.md section of each variant, for reports
+RULES_SECTION = {"ordinary": "R2", "three_handed": "R3", "four_handed": "R4.1",
+                 "four_handed_partners": "R4.2", "polish": "R5", "rubicon": "R6"}
+
+
+class Run:
+    """One run directory: its manifest and its three tables (read lazily, then kept)."""
+
+    def __init__(self, path: str | os.PathLike, manifest: dict[str, Any],
+                 label: str | None = None) -> None:
+        self.path = path
+        self.manifest = manifest
+        self.label = label or Path(str(path)).name
+
+    def __repr__(self) -> str:
+        return (f"Run({self.label!r}: {self.variant}, {self.n_games:,} games, "
+                f"policies {','.join(self.policies)}, seed {self.seed})")
+
+    # --- what the run is -------------------------------------------------------------------
+    @property
+    def variant(self) -> str:
+        return str(self.manifest["rules"]["variant"])
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.manifest["rules"]["options"])
+
+    @property
+    def policies(self) -> list[str]:
+        return list(self.manifest["policies"])
+
+    @property
+    def seed(self) -> int:
+        return int(self.manifest["seed"])
+
+    @property
+    def n_games(self) -> int:
+        """Games in the run (``run.games`` is the games table)."""
+        return int(self.manifest["games"])
+
+    @property
+    def players(self) -> int:
+        return len(self.policies)
+
+    @property
+    def partners(self) -> bool:
+        return self.variant == "four_handed_partners"
+
+    @property
+    def sides(self) -> int:
+        """Sides that score: the two teams of a partnership, else every seat."""
+        return 2 if self.partners else self.players
+
+    @property
+    def one_hand_game(self) -> bool:
+        """Rubicon: a game is one hand, settled by R6.8."""
+        return self.variant == "rubicon"
+
+    def rules(self):
+        """The run's ``bezsim.rules.Rules`` (to simulate more games like it)."""
+        from bezsim.rules import Rules
+
+        return Rules.make(self.variant, self.options)
+
+    # --- the tables ------------------------------------------------------------------------
+    def table(self, name: str, columns: Sequence[str] | None = None) -> pd.DataFrame:
+        """One table; with ``columns``, only those (cheaper for big runs, not cached)."""
+        if columns is None:
+            return getattr(self, name)
+        if name not in TABLE_NAMES:
+            raise BezsimError(f"unknown table {name!r} (tables: {', '.join(TABLE_NAMES)})")
+        if name in self.__dict__:
+            return self.__dict__[name][list(columns)]
+        local = Path(str(self.path)) / name
+        if local.is_dir():
+            return _read(local, name, lambda: pd.read_parquet(local, columns=list(columns)))
+        return self._whole(name)[list(columns)]
+
+    def _whole(self, name: str) -> pd.DataFrame:
+        return _read(self.path, name, lambda: read_table(self.path, name))
+
+    @cached_property
+    def hands(self) -> pd.DataFrame:
+        return self._whole("hands")
+
+    @cached_property
+    def games(self) -> pd.DataFrame:
+        return self._whole("games")
+
+    @cached_property
+    def declarations(self) -> pd.DataFrame:
+        return self._whole("declarations")
+
+    def check_complete(self) -> None:
+        """Refuse a run whose games table is short of its manifest (interrupted, or shards
+        lost): its figures would describe a different sample than the manifest says."""
+        found = len(self.table("games", ["game_id"]))
+        if found != self.n_games:
+            raise BezsimError(f"run {self.path} is incomplete ({found:,} of {self.n_games:,} "
+                              f"games); finish it with: bezsim simulate --resume {self.path}")
+
+
+def _read(where: Any, name: str, reader) -> pd.DataFrame:
+    """A table read, with a damaged file said in one line rather than an Arrow traceback."""
+    import pyarrow as pa
+
+    try:
+        return reader()
+    except pa.ArrowException as exc:
+        raise BezsimError(f"cannot read the {name} table of {where}: {exc}") from None
+
+
+def load_run(path: str | os.PathLike, label: str | None = None) -> Run:
+    """A run directory (or fsspec URL) written by ``bezsim simulate`` or ``run_simulation``."""
+    try:
+        manifest = read_manifest(path)
+    except FileNotFoundError:
+        manifest = None
+    if manifest is None:
+        raise BezsimError(f"{path} is not a bezsim run directory (no {MANIFEST_NAME})")
+    for key in ("rules", "policies", "seed", "games"):
+        if key not in manifest:
+            raise BezsimError(f"{path}: {MANIFEST_NAME} has no {key!r}; is it a bezsim run?")
+    return Run(path, manifest, label)
+
+
+def load_runs(paths: Iterable[str | os.PathLike],
+              labels: Sequence[str] | None = None) -> list[Run]:
+    """Several runs, each labelled (default: its directory name; labels must differ)."""
+    paths = list(paths)
+    if labels is not None and len(labels) != len(paths):
+        raise BezsimError(f"{len(paths)} runs need {len(paths)} labels, got {len(labels)}")
+    runs = [load_run(p, None if labels is None else labels[i]) for i, p in enumerate(paths)]
+    seen = [r.label for r in runs]
+    if len(set(seen)) < len(seen):
+        raise BezsimError(f"runs need distinct labels, got {seen}; pass labels=")
+    return runs
+
+
+def stack(runs: Sequence[Run], table: str, columns: Sequence[str] | None = None
+          ) -> pd.DataFrame:
+    """One table of several runs in one frame, with a categorical ``run`` column first."""
+    frames = [run.table(table, columns).assign(run=run.label) for run in runs]
+    out = pd.concat(frames, ignore_index=True)
+    out["run"] = pd.Categorical(out["run"], categories=[r.label for r in runs])
+    return out[["run", *[c for c in out.columns if c != "run"]]]
