@@ -360,7 +360,7 @@ def exchange_possible(S):
     return S[O_SC + SC_EXCHANGED] == 0 and turnup != NO_CARD and (turnup & 7) != SEVEN
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
     """Write the declarations ``seat`` may make now at S[out:] (codes) and
     S[out + ACTIONS_MAX:] (points); return how many.

@@ -161,7 +161,7 @@ def copy_trace(S, out):
     return S[CTR_TRACE]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def record_event(S, hand, trick, seat, kind, status, extra, points):
     """A scoring event: counted in the hand's points and kept for the events table."""
     S[O_HPTS + seat * N_KINDS + kind] += points
