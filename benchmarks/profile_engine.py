@@ -4,7 +4,7 @@
         python benchmarks/profile_engine.py --variant ordinary --hands 1000000
     python benchmarks/profile_engine.py --report /tmp/bezsim.perf
 
-The first command compiles the engine afresh in a temporary cache (about 80 s: code loaded
+The first command compiles the engine afresh in a temporary cache (about 2 minutes: code loaded
 from numba's on-disk cache carries no symbols), writes ``/tmp/perf-<pid>.map`` naming every
 compiled function so perf can attribute samples to them, then plays hands in one loop. The
 second prints each bezsim function's share of the samples spent in compiled code (functions
