@@ -109,13 +109,8 @@ def pct(e: Estimate | tuple[float, ...], digits: int = 2) -> str:
 
 def signed(e: Estimate | tuple[float, ...], fmt: str = "+.2f", scale: float = 1.0,
            unit: str = "") -> str:
-    """A difference: sign always shown, interval bounds too."""
-    v, lo, hi = (float(x) * scale for x in e[:3])
-    if math.isnan(v):
-        return "n/a"
-    if math.isnan(lo):
-        return f"{v:{fmt}}{unit}"
-    return f"{v:{fmt}}{unit} [{lo:{fmt}}{unit}, {hi:{fmt}}{unit}]"
+    """A difference: ``est`` with the sign always shown, interval bounds too."""
+    return est(e, fmt, scale, unit)
 
 
 def excludes_zero(e: Estimate | tuple[float, ...]) -> bool:
