@@ -131,6 +131,43 @@ def _fake_registry() -> types.ModuleType:
     return module
 
 
+# --- running the suite on several workers (README: pytest -n 2 --dist loadgroup) ----------
+# Most of a cold run is compiling the engine: the plain kernels first (every engine test needs
+# them), then the function-slot kernels and the search policy (search and plug-in tests only).
+# The controller compiles the plain kernels once, into numba's on-disk cache, before the
+# workers start; the search/plug-in tests form one xdist group, so one worker compiles the
+# slot kernels while the other runs everything else.
+
+EXTERNAL_MODULES = ("test_search.py", "test_user_policies.py")
+WARM_PLAIN_ENGINE = """
+from bezsim.engine.api import run_games, trace_one
+from bezsim.rules import Rules
+rules = Rules.make("ordinary")
+run_games(rules, ["random"], 1, 0, 2)
+run_games(rules, ["random"], 1, 0, 2, parallel=False)
+trace_one(rules, ["random"], 1, 0)
+"""
+
+
+def _xdist_controller(config) -> bool:
+    return (not hasattr(config, "workerinput")
+            and (getattr(config.option, "numprocesses", None) or 0) > 0)
+
+
+def pytest_configure(config) -> None:
+    if _xdist_controller(config):
+        import subprocess
+
+        subprocess.run([sys.executable, "-c", WARM_PLAIN_ENGINE], check=False)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Search and user plug-ins share one worker (see above)."""
+    for item in items:
+        if item.path.name in EXTERNAL_MODULES or "search" in item.name:
+            item.add_marker(pytest.mark.xdist_group("external"))
+
+
 @pytest.fixture
 def fake_engine(monkeypatch) -> FakeEngine:
     engine = FakeEngine()
