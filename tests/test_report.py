@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
+from nested_approx import assert_close
 
 from bezsim.analysis import combination_table, policy_comparison, sample_path, sample_run
 from bezsim.analysis.compounds import compound_stats
@@ -29,7 +30,7 @@ def reports():
 
 
 def _same(recorded, value):
-    assert recorded == pytest.approx(jsonable(value), nan_ok=True)
+    assert_close(recorded, jsonable(value))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
