@@ -29,6 +29,7 @@ from bezsim.io.shards import (
 )
 from bezsim.io.storage import store_for
 from bezsim.io.tables import batch_to_tables
+from bezsim.policy_faults import run_games_checked
 from bezsim.rules import Rules
 
 MAX_SEED = 2**63 - 1
@@ -149,7 +150,8 @@ def _compute_shard(rules: Rules, policies: list[str], seed: int, shard: Shard,
     while start < stop:
         n = min(sizer.games, stop - start)
         began = time.perf_counter()
-        batch = api.run_games(rules, policies, seed, start, n, threads)
+        # a plug-in that raises or answers outside the offer ends the run, named
+        batch = run_games_checked(rules, policies, seed, start, n, threads)
         if batch.n_games != n or batch.game_start != start:
             raise RuntimeError(f"engine returned {batch.n_games} games from {batch.game_start} "
                                f"when asked for {n} from {start}")
@@ -225,8 +227,14 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
         # fully computed, and its atomic write takes far less time than recomputing it
         pending: Future | None = None
         sizer = ChunkSizer()
+
+        def advance(n: int) -> None:
+            bar.update(n)
+            if pending is not None and pending.done():
+                pending.result()   # a failed write (disk full) ends the run now, not a shard later
+
         for shard in todo:
-            batch = _compute_shard(rules, policies, seed, shard, threads, bar.update, sizer)
+            batch = _compute_shard(rules, policies, seed, shard, threads, advance, sizer)
             hands += int(batch.game_info[:, C.GI_HANDS].sum())
             if pending is not None:
                 pending.result()

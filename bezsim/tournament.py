@@ -44,6 +44,7 @@ from bezsim.analysis.stats import mean_ci, wilson
 from bezsim.engine import api
 from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
+from bezsim.policy_faults import run_games_checked
 from bezsim.rules import Rules
 
 MAX_SEED = 2**63 - 1
@@ -189,7 +190,7 @@ def play_pair(rules: Rules, a: str, b: str, games: int, seed: int, threads: int 
         names = [(a, b)[r] for r in roles]
         for start in range(0, games, COMPUTE_CHUNK):
             n = min(COMPUTE_CHUNK, games - start)
-            add_batch(totals, api.run_games(rules, names, seed, start, n, threads), roles,
+            add_batch(totals, run_games_checked(rules, names, seed, start, n, threads), roles,
                       one_hand_game)
             advance(n)
         totals.seatings += 1

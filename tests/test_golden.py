@@ -1,0 +1,175 @@
+"""Golden regressions (issue 9): for fixed seeds, the SHA-256 digest of every variant's three
+tables is stored here, so any change to what the engine plays or what the io layer writes is
+seen, and must be deliberate.
+
+The digests go through the whole path a user's run takes: rules -> engine -> tables ->
+Parquet shards -> ``read_run``; they cover column names, stored types, nulls and values
+(bezsim/io/digest.py), not the Parquet encoding.
+
+To regenerate after a deliberate change (a rule fix, a changed random stream, a new column),
+run ``python tests/test_golden.py``, paste the block it prints over ``GOLDEN`` below, and say
+in the commit message why the tables changed.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from bezsim.io.digest import frame_digest, run_digests, stored_schema
+from bezsim.io.reader import read_run
+from bezsim.rules import Rules
+from bezsim.runner import run_simulation
+
+SEED = 2024
+GAMES = 36
+SHARD_SIZE = 16          # three shards (16, 16, 4): shard joins are part of what is pinned
+REGENERATE = "python tests/test_golden.py"
+
+# (variant, policies) -> digests of (hands, games, declarations); one policy is every seat's
+GOLDEN: dict[tuple[str, str], dict[str, str]] = {
+    ("ordinary", "random"): {
+        "hands": "72370447d48810336097730981b462470a9cb5294d6d514fa2fb725783cde607",
+        "games": "f0205c04622985b7a879d57720096201d2f90b43cae028d136c515d6d714f003",
+        "declarations": "2f64ee810c8d706c7c8ebc0cc9e50ab02b922cbf96dd4a84aab7d77946abff26",
+    },
+    ("three_handed", "random"): {
+        "hands": "282a0febdb4ca2419939c32fb674dad04ff89f9b5e49f100928635005bcfd913",
+        "games": "1ff1421ba211a7ef82fd3cdd7d2854301fac8a9fdb1c15259f503e197b099d3d",
+        "declarations": "8ad082ff1e845283a883aaf95d084b827bf8522c5140ef76dc402a070cee20cb",
+    },
+    ("four_handed", "random"): {
+        "hands": "cfd6ff43b376d8f3a6acf82164ff7c8bbfb72509f69f65dcf225cd9936c58c5e",
+        "games": "c1da3c01b12061a9ca9f8fb81af499c17e7aeacf5c8962ac59a0263516dd34e8",
+        "declarations": "4f938d4589c600d545f446a21986f0f29b42a2a2c46cbfc493bcd13692509cc0",
+    },
+    ("four_handed_partners", "random"): {
+        "hands": "4e9d6b8e3e84b9fe959dce5c6cabbd1a25e7e2f49c785209892589a6bd3befe3",
+        "games": "a26581cc0090b2bb1d088b022b942dd76635247b27e3f61e46d4466316d33fc1",
+        "declarations": "9f088122be35853e2eb340d03938335f91d92d1fc911b8c25a73ae2d7cf6f085",
+    },
+    ("polish", "random"): {
+        "hands": "9eeb230e81684ce41940e0e79d4cb76ddf33e286da9d6bb4167db7fa501eff25",
+        "games": "92c1754b38b9c2eb69befd9ed6fcb1ff550d000641bb0b31450086fa7fd9c2ce",
+        "declarations": "869d3c5d2acfec8297ab98627265dd8557e2598782e722c3644b65f63cff15b0",
+    },
+    ("rubicon", "random"): {
+        "hands": "bc95dc855cc97d49d683825e8ebe1ef7fb74ae946eaac60eaac5ea7bbaff128e",
+        "games": "6b3989f9dcc813669681190c35deb0450c158cf08f663c1ab9a961a2dd3db686",
+        "declarations": "33f5486f307785df781384a8a4a3d0b617ddb4ec11882d099be286e847f3448c",
+    },
+    ("ordinary", "greedy,heuristic"): {
+        "hands": "5a3e472c2ebbff4d97402ac5d832c56e640e92d943767b0b812d262776411421",
+        "games": "8ba7f16f575e53718488d7720003c1bdc91c6d84125a45f2c4891ca89402f5f4",
+        "declarations": "2e008d90a1ad65b84305136f4df27875c60acb9ebcb7ba483fa301d66d9d413e",
+    },
+    ("four_handed_partners", "heuristic,greedy,heuristic,greedy"): {
+        "hands": "511225087d431484c4ad9eb866f1d18bdd575fcf3855f06aec9949bf2ba1ee11",
+        "games": "259bccca5420dca8e9da8bf90c6039d095bd91fccf5972284c980fdcdb37d635",
+        "declarations": "ce32e02ff3a39a09be7f9c2040919334ea9258506b95bc68dfec79bb68591e40",
+    },
+    ("rubicon", "heuristic,greedy"): {
+        "hands": "4fbf2fd2d79ce253ca86cca7c91a5b0cb607c7c1f35b1e5ac508e445e2005c80",
+        "games": "f0c761a012dbb0ef69f450b46c08c876d30f8a27467272bd0faa1e0e4959b485",
+        "declarations": "88f7f6dc3a8f91c49541e3dae99ec97776bf8fd1e57e03d4ee9c1773bdd2b1e3",
+    },
+}
+
+
+def play(variant: str, policies: str, out: Path, threads: int = 1,
+         shard_size: int = SHARD_SIZE) -> dict[str, str]:
+    rules = Rules.make(variant, {})
+    seats = policies.split(",")
+    seats = seats * rules.players if len(seats) == 1 else seats
+    run_simulation(rules, seats, SEED, GAMES, out, threads=threads, shard_size=shard_size,
+                   progress=False)
+    return run_digests(out)
+
+
+def _entry(case: tuple[str, str], digests: dict[str, str]) -> str:
+    """One case of the GOLDEN block, as source to paste."""
+    lines = [f'    ("{case[0]}", "{case[1]}"): {{']
+    lines += [f'        "{name}": "{digests[name]}",' for name in ("hands", "games",
+                                                                  "declarations")]
+    return "\n".join(lines + ["    },"])
+
+
+def _mismatch(case: tuple[str, str], changed: list[str], digests: dict[str, str]) -> str:
+    variant, policies = case
+    return (
+        f"golden tables changed: variant {variant}, policies {policies}, seed {SEED}, "
+        f"{GAMES} games: table(s) {', '.join(changed)} differ from the stored digests.\n"
+        "The engine's output for a fixed seed may only change deliberately: a rule fix or a "
+        "changed random stream (or a schema change in the io layer), explained in the commit "
+        "message. If that is what happened, regenerate every digest with\n"
+        f"    {REGENERATE}\n"
+        "and paste the GOLDEN block it prints over the one in tests/test_golden.py (this "
+        f"case's new entry:\n{_entry(case, digests)}\n). If it was not meant, a change in the "
+        "engine, rules, policies or io layer altered the games: compare the tables of this "
+        "run before and after it (bezsim.io.read_run)."
+    )
+
+
+@pytest.mark.parametrize("case", list(GOLDEN), ids=lambda c: f"{c[0]}-{c[1]}")
+def test_tables_match_their_golden_digests(case, tmp_path):
+    digests = play(*case, tmp_path / "run")
+    changed = [name for name, want in GOLDEN[case].items() if digests[name] != want]
+    assert not changed, _mismatch(case, changed, digests)
+
+
+def test_digests_ignore_threads_and_shard_size(tmp_path):
+    """The digest is of the games, not of how the run was cut: two threads and shards of 7
+    give the stored ordinary digests."""
+    case = ("ordinary", "random")
+    assert play(*case, tmp_path / "run", threads=2, shard_size=7) == GOLDEN[case]
+
+
+def test_digest_ignores_parquet_encoding_but_not_content(tmp_path):
+    """Rewriting every file without compression or dictionaries, in small row groups, keeps
+    the digests; one changed value, a null, or a changed column type changes them."""
+    out = tmp_path / "run"
+    digests = play("polish", "random", out)
+    for path in out.glob("*/part-*.parquet"):
+        table = pq.read_table(path)
+        pq.write_table(table, path, compression="none", use_dictionary=False,
+                       row_group_size=50)
+    assert run_digests(out) == digests
+
+    declarations = read_run(out)["declarations"]
+    schema = stored_schema(out, "declarations")
+    assert frame_digest(declarations, schema) == digests["declarations"]
+    for column, row, value in (("points", 5, None), ("kind", 0, "bezique"),
+                               ("game_id", len(declarations) - 1, 99)):
+        changed = declarations.copy()
+        if value is None:
+            value = changed.at[row, column] + 10
+        elif column == "kind" and changed.at[row, column] == value:
+            value = "last_trick"
+        changed.at[row, column] = value
+        assert frame_digest(changed, schema) != digests["declarations"], column
+    null_row = int(declarations["compound_id"].notna().idxmax())
+    nulled = declarations.copy()
+    nulled.at[null_row, "compound_id"] = None
+    assert frame_digest(nulled, schema) != digests["declarations"]
+    wider = schema.set(schema.get_field_index("points"), pa.field("points", pa.int64()))
+    assert frame_digest(declarations, wider) != digests["declarations"]
+    reordered = declarations.iloc[::-1].reset_index(drop=True)
+    assert frame_digest(reordered, schema) != digests["declarations"]
+    assert isinstance(declarations["kind"].dtype, pd.CategoricalDtype)
+
+
+def regenerate() -> str:
+    """The GOLDEN block for the current engine, to paste over the one above."""
+    with tempfile.TemporaryDirectory() as tmp:
+        entries = [_entry(case, play(*case, Path(tmp) / f"run-{i}"))
+                   for i, case in enumerate(GOLDEN)]
+    return "GOLDEN: dict[tuple[str, str], dict[str, str]] = {\n" + "\n".join(entries) + "\n}"
+
+
+if __name__ == "__main__":
+    print(regenerate())
