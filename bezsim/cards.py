@@ -61,10 +61,10 @@ def parse_suit(text: str) -> int:
 def parse_card(text: str, packs: int = 6) -> int:
     """Read "Q♠", "QS", "10H", "TH" or "QS#1" (copy from pack 1) into a card id."""
     raw = str(text).strip()
-    body, _, copy = raw.partition("#")
+    body, sep, copy = raw.partition("#")
     pack = 0
-    if copy:
-        if not copy.isdigit():
+    if sep:
+        if not (copy.isascii() and copy.isdigit()):
             raise CardError(f"bad copy number in card {text!r}")
         pack = int(copy)
         if pack >= packs:

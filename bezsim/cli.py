@@ -80,6 +80,13 @@ def _error(message: str, code: int) -> int:
     return code
 
 
+def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An empty path would silently mean the default or the current directory."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("must not be empty", ctx=ctx, param=param)
+    return value
+
+
 def _make_rules(variant: str, options: tuple[str, ...], players: int | None = None):
     from bezsim.rules import Rules
 
@@ -134,11 +141,11 @@ def cli(ctx: click.Context) -> None:
               help="Engine threads (default: all cores).")
 @click.option("--shard-size", type=click.IntRange(min=1), default=20000, show_default=True,
               help="Games per Parquet shard.")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=click.Path(file_okay=False), default=None, callback=_not_empty,
               help="Output directory [default: data/runs/<variant>-<seed>].")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
-              metavar="DIR",
+              metavar="DIR", callback=_not_empty,
               help="Finish the run in DIR (its manifest gives rules, policies, seed and "
                    "games): only missing or damaged shards are played.")
 @click.option("--dask", "dask", default=None, metavar="local|tcp://HOST:PORT",
@@ -151,7 +158,7 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
              resume_dir: str | None, dask: str | None) -> None:
     """Play seeded games and store them as Parquet tables (rerun, or --resume DIR, to
     finish an interrupted run)."""
-    from bezsim.runner import run_simulation
+    from bezsim.runner import check_run, run_simulation
 
     if resume_dir is not None:
         rules, policy_list, seed, games, shard_size = _resumed_run(ctx, resume_dir)
@@ -159,10 +166,15 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
     else:
         rules = _make_rules(variant, options, players)
         policy_list = _parse_policies(policies, rules.players, policy_params)
-        if seed is None:
+        drawn = seed is None
+        if drawn:
             seed = secrets.randbits(63)
-            click.echo(f"seed: {seed}", err=True)
         out = out or os.path.join("data", "runs", f"{rules.variant}-{seed}")
+        # a refused run says one line: the drawn seed is printed only for a run that starts
+        check_run(rules, policy_list, seed, games, out, threads=threads,
+                  shard_size=shard_size, dask=dask)
+        if drawn:
+            click.echo(f"seed: {seed}", err=True)
     try:
         summary = run_simulation(rules, policy_list, seed, games, out, threads=threads,
                                  shard_size=shard_size, progress=not no_progress, dask=dask)
@@ -224,7 +236,7 @@ def _print_summary(summary) -> None:
 @_rules_options
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), required=True,
               help="Root seed of the run the game belongs to.")
-@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Game index within the run.")
 def replay(variant: str, players: int | None, options: tuple[str, ...], policies: str,
            policy_params: tuple[str, ...], seed: int, game: int) -> None:
@@ -296,7 +308,7 @@ def seats(run_dir: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=click.Path(file_okay=False), default=None, callback=_not_empty,
               help="Output directory [default: RUN_DIR/report].")
 @click.option("--title", default=None, help="Report title [default: from the variant].")
 def report(run_dir: str, out: str | None, title: str | None) -> None:
@@ -339,7 +351,7 @@ def policies_command() -> None:
               help="Root seed; without it a random seed is drawn and printed.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Engine threads (default: all cores).")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=click.Path(file_okay=False), default=None, callback=_not_empty,
               help="Output directory [default: data/runs/tournament-<variant>-<seed>].")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
@@ -348,19 +360,26 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
                as_json: bool) -> None:
     """Round robin of policies on duplicate deals: win rate, margin and points per hand."""
     from bezsim import tournament as tour
+    from bezsim.engine.api import check_threads
 
     rules = _make_rules(variant, options)
     names = tour.check_policies(policies)
-    if seed is None:
+    drawn = seed is None
+    if drawn:
         seed = secrets.randbits(63)
-        click.echo(f"seed: {seed}", err=True)
     out = out or os.path.join("data", "runs", f"tournament-{rules.variant}-{seed}")
+    description = tour.describe_run(rules, names, games, seed)
+    # refused before playing (and before the drawn seed is printed): one line of error
+    tour.check_out_dir(out, description)
+    if threads is not None:
+        check_threads(threads)
+    if drawn:
+        click.echo(f"seed: {seed}", err=True)
     try:
         frame = tour.run_tournament(rules, names, games, seed, threads=threads,
                                     progress=not no_progress)
     except KeyboardInterrupt:
         raise Interrupted("interrupted; nothing written") from None
-    description = tour.describe_run(rules, names, games, seed)
     tour.write_tournament(frame, out, description)
     if as_json:
         click.echo(json.dumps(tour.records(frame), indent=2, default=_json_default))

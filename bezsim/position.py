@@ -204,6 +204,10 @@ def parse_position(data: Any) -> Position:
     seats = data.get("seats")
     if not isinstance(seats, list) or len(seats) != players:
         raise PositionError(f"'seats' must be a list of {players} seats")
+    if params[C.PR_TRUMP_BY_MARRIAGE] and data.get("trumps") in (None, UNDECIDED):
+        trumps = C.NO_TRUMP                  # not yet fixed by a marriage or sequence (R6.2)
+    else:
+        trumps = _suit(data.get("trumps"), "trumps")
     open_cards = bool(params[C.PR_OPEN_CARDS])
     hands: list[list[int]] = []
     shown: list[set[int]] = []
@@ -224,46 +228,44 @@ def parse_position(data: Any) -> Position:
         declared = seat.get("declared", {}) or {}
         if not isinstance(declared, dict):
             raise PositionError(f"seat {s}: 'declared' must map cards to declaration lists")
-        table: set[int] = set()
+        table: dict[int, Any] = {}          # declared card -> its name in the file
         for text, kinds in declared.items():
             # Polish: history belongs to open cards (hand cards never count, R5.1)
             card = _declared_card(text, open_list if open_cards else hand, copies, s)
             history[card] = _history_bits(kinds, reforming, s, text,
                                           int(params[C.PR_BEZ_LEVELS]))
-            table.add(card)
+            table[card] = text
         for card in open_list:      # 'declared' may have added cards to the open ones
             if not _can_be_open(card, data):
                 raise PositionError(f"seat {s}: {cards.card_name(card)} cannot be an open card "
                                     "(only A, K, Q, J and the ten of trumps, R5.1)")
+        for card, text in table.items():
+            _check_history_fits(card, history[card], params, trumps, s, text)
         most = rules.hand_size + 1         # a full hand, or one more while playing
         if len(hand) > most:
             raise PositionError(f"seat {s}: {len(hand)} cards in hand, at most {most} "
                                 "possible")
         hands.append(hand)
-        shown.append(set() if open_cards else table)
+        shown.append(set() if open_cards else set(table))
         opens.append(open_list)
-    if params[C.PR_TRUMP_BY_MARRIAGE] and data.get("trumps") in (None, UNDECIDED):
-        trumps = C.NO_TRUMP                  # not yet fixed by a marriage or sequence (R6.2)
-    else:
-        trumps = _suit(data.get("trumps"), "trumps")
     turnup = C.NO_CARD
     if not has_turnup:
         if data.get("turnup") is not None:
             raise PositionError(f"{rules.variant} bézique has no turn-up: 'turnup' must be "
                                 "null or absent (R6.1)")
-        if data.get("seven_exchanged", False):
+        if _flag(data, "seven_exchanged"):
             raise PositionError(f"{rules.variant} bézique has no seven to exchange: "
                                 "'seven_exchanged' must be false (R6.3)")
     if data.get("turnup") is not None:
         turnup = copies.take(data["turnup"], "turnup")
         if cards.suit_of(turnup) != trumps:
             raise PositionError("turnup must be of the trump suit")
-    current = [copies.take(t, "current_trick") for t in data.get("current_trick", []) or []]
-    won = [copies.take(t, "won_trick") for t in data.get("won_trick", []) or []]
+    current = [copies.take(t, "current_trick") for t in _card_list(data, "current_trick")]
+    won = [copies.take(t, "won_trick") for t in _card_list(data, "won_trick")]
     if won and (not open_cards or len(won) != players):
         raise PositionError(f"'won_trick' (Polish only) lists the {players} cards of the trick "
                             "the seat to move has just won")
-    played = [copies.take(t, "played") for t in data.get("played", []) or []]
+    played = [copies.take(t, "played") for t in _card_list(data, "played")]
     stock = _int(data, "stock", 0 if turnup == C.NO_CARD else 1, 0,
                  n_cards - players * rules.hand_size - int(has_turnup))
     trick = _int(data, "trick", n_stage1 + 1 if stock == 0 and turnup == C.NO_CARD
@@ -278,6 +280,7 @@ def parse_position(data: Any) -> Position:
         raise PositionError("a position with face-down 'stock' cards needs its 'turnup' card "
                             "(the turn-up is taken only after the last stock card)")
     stage = 2 if stock == 0 and turnup == C.NO_CARD else 1
+    _check_counts(rules, stage, trick, stock, len(copies.used))
     size = trick_size(rules, stage)
     if len(current) >= size:
         why = (" (R4.2 partnership_stage2=pairs: stage-2 tricks are played by two)"
@@ -285,20 +288,91 @@ def parse_position(data: Any) -> Position:
         raise PositionError(f"'current_trick' holds {len(current)} cards; a trick has "
                             f"{size}{why}")
     trick_winner = _trick_winner(data, rules, to_move, phase)
+    if "stage" in data and (data["stage"] not in (1, 2) or isinstance(data["stage"], bool)):
+        raise PositionError(f"'stage' must be 1 or 2, got {data['stage']!r}")
     if "stage" in data and data["stage"] != stage:
         raise PositionError(f"'stage' {data['stage']!r} does not match stock {stock} and "
                             f"turnup {data.get('turnup')!r} (stage 2 means stock 0, no turn-up)")
     scored = []
-    for name in data.get("scored_this_trick", []) or []:
+    kinds = data.get("scored_this_trick") or []
+    if not isinstance(kinds, list):
+        raise PositionError(f"'scored_this_trick' must be a list of kinds, got {kinds!r}")
+    for name in kinds:
         if name not in C.KIND_NAMES:
             raise PositionError(f"unknown kind {name!r} in 'scored_this_trick'")
         scored.append(C.KIND_NAMES.index(name))
     if open_cards and phase == "declare" and not won:
         raise PositionError("a Polish 'declare' position needs 'won_trick': the cards of the "
                             "trick the seat to move has just won")
-    return Position(rules, trumps, turnup, bool(data.get("seven_exchanged", False)), stock,
+    return Position(rules, trumps, turnup, _flag(data, "seven_exchanged"), stock,
                     trick, to_move, phase, current, hands, shown, history, played, scored,
                     opens, won, trick_winner)
+
+
+def _card_list(data: dict, key: str) -> list:
+    """A list of card names (absent or null: empty); anything else is refused, since a
+    string would otherwise be read letter by letter."""
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise PositionError(f"'{key}' must be a list of cards, got {value!r}")
+    return value
+
+
+def _flag(data: dict, key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise PositionError(f"'{key}' must be true or false, got {value!r}")
+    return value
+
+
+def _check_counts(rules: Rules, stage: int, trick: int, stock: int, named: int) -> None:
+    """Stage and trick must agree (stage 1: the stock's tricks, stage 2 the rest), and the
+    named cards plus the face-down stock must fit in the packs."""
+    n_stage1 = stage1_tricks(rules)
+    if stage == 1 and trick > n_stage1:
+        raise PositionError(f"'trick' {trick} is after the stock is gone (stage 1 has tricks "
+                            f"1..{n_stage1}), but 'stock'/'turnup' say stage 1")
+    if stage == 2 and trick <= n_stage1:
+        raise PositionError(f"'trick' {trick} is a stage-1 trick (1..{n_stage1}), but "
+                            "'stock' 0 and no 'turnup' say stage 2")
+    n_cards = rules.packs * 32
+    if named + stock > n_cards:
+        raise PositionError(f"the position holds {named} named cards and {stock} in the stock: "
+                            f"more than the {n_cards} cards of {rules.packs} packs")
+
+
+# the ranks each history name can belong to (R1.7-R1.9; sequence: A 10 K Q J)
+_KIND_RANKS = {"marriage": (cards.KING, cards.QUEEN),
+               "sequence": (cards.ACE, cards.TEN, cards.KING, cards.QUEEN, cards.JACK),
+               "four": (cards.ACE, cards.KING, cards.QUEEN, cards.JACK),
+               "seven": (cards.SEVEN,)}
+
+
+def _check_history_fits(card: int, bits: int, params: np.ndarray, trumps: int, seat: int,
+                        text: Any) -> None:
+    """A declared kind must be one the card can be part of: a marriage of K or Q, a
+    sequence of trumps (Rubicon: of any suit), a bezique of its pair, four of A K Q J, the
+    seven of trumps."""
+    ever = bits >> C.H_EVER_SHIFT if int(params[C.PR_REUSE]) != C.REUSE_ORDINARY else 0
+    rank, suit = cards.rank_of(card), cards.suit_of(card)
+    if trumps == C.NO_TRUMP or not params[C.PR_BEZ_PAIR]:
+        pair = (cards.SPADES * 8 + cards.QUEEN, cards.DIAMONDS * 8 + cards.JACK)
+    else:                                   # bezique_pair=by_trump (engine: bezique_faces)
+        pair = (trumps * 8 + cards.QUEEN, (3 - trumps) * 8 + cards.JACK)
+    for i, name in enumerate(C.HIST_NAMES):
+        if not (bits | ever) & (1 << i):
+            continue
+        if name in _BEZ_NAMES:
+            fits = cards.face(card) in pair
+        else:
+            fits = rank in _KIND_RANKS[name]
+            if name == "seven" or (name == "sequence" and not params[C.PR_PLAIN_SEQUENCE]):
+                fits = fits and (trumps == C.NO_TRUMP or suit == trumps)
+        if not fits:
+            raise PositionError(f"seat {seat}: {text} cannot have scored in {name!r} (it is "
+                                f"not a card of that combination)")
 
 
 def _trick_winner(data: dict, rules: Rules, to_move: int, phase: str) -> int:
@@ -395,15 +469,21 @@ def _declared_card(text: Any, hand: list[int], copies: _Copies, seat: int) -> in
 
 def load_position(path: str | Path) -> Position:
     """Read a position file; every problem is a one-line PositionError."""
+    if not isinstance(path, (str, Path)):
+        raise PositionError(f"a position file must be a path, got {path!r}")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise PositionError(f"cannot read position file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PositionError(f"position file {path} is not UTF-8 text") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PositionError(f"position file {path} is not valid JSON: {exc.msg} at line "
                             f"{exc.lineno}") from None
+    except RecursionError:
+        raise PositionError(f"position file {path} nests too deeply to be a position") from None
     return parse_position(data)
 
 

@@ -39,7 +39,7 @@ _COMBINATIONS = frozenset((C.K_COMMON_MARRIAGE, C.K_ROYAL_MARRIAGE, C.K_SEQUENCE
 
 def transcript(rules: Rules, policies: list[str], seed: int, game: int) -> str:
     """The transcript of one game as text (one line per trick, notes indented below it)."""
-    policies = parse_policies(list(policies), rules.players)
+    policies = parse_policies(policies, rules.players)     # a str would be read per letter
     batch, trace = trace_one(rules, policies, seed, game)
     if batch.game_info[0, C.GI_OVERFLOW] != 0:   # trace_one returned a truncated trace
         raise BezsimError(f"game {game} is too long for the engine's trace buffer; "

@@ -4,6 +4,7 @@ integer params array the engine reads. Variants are data, not code forks."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,53 +128,88 @@ def _parse_value(name: str, value: Any) -> Any:
     return text
 
 
+def _variant_name(variant: Any) -> str:
+    """The preset name of ``variant`` (case and spaces ignored), or a RulesError."""
+    available = ", ".join(VARIANTS)
+    if not isinstance(variant, str):
+        raise RulesError(f"variant must be a name ({available}), got {variant!r}")
+    name = variant.strip().lower()
+    if name in _PLANNED_VARIANTS:
+        raise RulesError(f"variant {name!r} is not available yet (available: {available})")
+    if name not in _PRESETS:
+        raise RulesError(f"unknown variant {name!r} (available: {available})")
+    return name
+
+
+def _resolve(variant: str, options: Any) -> dict[str, Any]:
+    """The preset's options with ``options`` applied, each checked against the variant."""
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise RulesError(f"options must map option names to values, got {options!r}")
+    preset = _PRESETS[variant]
+    merged = dict(preset["options"])
+    for name, value in options.items():
+        if name in _RUBICON_OPTIONS and name not in preset["options"]:
+            raise RulesError(f"option {name} applies to rubicon bézique, not to variant "
+                             f"{variant!r}")
+        if name in _OTHER_VARIANT_OPTIONS and name not in preset["options"]:
+            raise RulesError(f"option {name} applies to {_OTHER_VARIANT_OPTIONS[name]} "
+                             f"bézique, not to variant {variant!r}")
+        if name in preset["fixed"]:
+            raise RulesError(f"option {name} does not apply to variant {variant!r} "
+                             f"(fixed at {preset['fixed'][name]} by its rules)")
+        if name not in merged:
+            raise RulesError(f"unknown option {name!r} (options of {variant}: "
+                             f"{', '.join(sorted(merged))})")
+        merged[name] = _parse_value(name, value)
+    return merged
+
+
 @dataclass(frozen=True)
 class Rules:
-    """A variant and its option values; ``Rules.make`` validates, ``params()`` feeds the engine."""
+    """A variant and its option values, validated on construction (``Rules("polish")`` and
+    ``Rules.make("polish")`` are the same rules); ``params()`` feeds the engine."""
 
     variant: str
     options: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # direct construction must not bypass validation: params() would fail later with a
+        # KeyError, or an unknown option would silently be ignored
+        variant = _variant_name(self.variant)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "options", _resolve(variant, self.options))
+
     @classmethod
-    def make(cls, variant: str = "ordinary", options: dict[str, Any] | None = None,
+    def make(cls, variant: str = "ordinary", options: Mapping[str, Any] | None = None,
              players: int | None = None) -> Rules:
         """``players``, when given, must be the number the variant's rules define."""
-        variant = str(variant).strip().lower()
-        if variant not in _PRESETS:
-            if variant in _PLANNED_VARIANTS:
-                raise RulesError(f"variant {variant!r} is not available yet (available: "
-                                 f"{', '.join(VARIANTS)})")
-            raise RulesError(f"unknown variant {variant!r} (available: {', '.join(VARIANTS)})")
-        preset = _PRESETS[variant]
+        name = _variant_name(variant)
         if players is not None:
-            _check_players(variant, players)
-        merged = dict(preset["options"])
-        for name, value in (options or {}).items():
-            if name in _RUBICON_OPTIONS and name not in preset["options"]:
-                raise RulesError(f"option {name} applies to rubicon bézique, not to variant "
-                                 f"{variant!r}")
-            if name in _OTHER_VARIANT_OPTIONS and name not in preset["options"]:
-                raise RulesError(f"option {name} applies to {_OTHER_VARIANT_OPTIONS[name]} "
-                                 f"bézique, not to variant {variant!r}")
-            if name in preset["fixed"]:
-                raise RulesError(f"option {name} does not apply to variant {variant!r} "
-                                 f"(fixed at {preset['fixed'][name]} by its rules)")
-            if name not in merged:
-                raise RulesError(f"unknown option {name!r} (options of {variant}: "
-                                 f"{', '.join(sorted(merged))})")
-            merged[name] = _parse_value(name, value)
-        return cls(variant, merged)
+            _check_players(name, players)
+        return cls(name, dict(options) if isinstance(options, Mapping) else options)
 
     @classmethod
     def from_strings(cls, variant: str, assignments: list[str] | tuple[str, ...],
                      players: int | None = None) -> Rules:
-        """Build from CLI ``name=value`` strings."""
+        """Build from CLI ``name=value`` strings; an option given twice with different
+        values is refused rather than the last silently winning."""
+        if not isinstance(assignments, (list, tuple)):
+            raise RulesError(f"options must be a list of name=value strings, got "
+                             f"{assignments!r}")
         options: dict[str, Any] = {}
         for item in assignments:
+            if not isinstance(item, str):
+                raise RulesError(f"option {item!r} must be a name=value string")
             name, sep, value = item.partition("=")
-            if not sep or not name.strip():
+            name, value = name.strip(), value.strip()
+            if not sep or not name:
                 raise RulesError(f"option {item!r} must look like name=value")
-            options[name.strip()] = value.strip()
+            if name in options and options[name] != value:
+                raise RulesError(f"option {name} is given twice ({options[name]!r} and "
+                                 f"{value!r})")
+            options[name] = value
         return cls.make(variant, options, players)
 
     @property

@@ -27,12 +27,14 @@ from bezsim.io.shards import (
     shard_metadata,
     write_shard,
 )
-from bezsim.io.storage import store_for
+from bezsim.io.storage import FsspecStore, LocalStore, store_for
 from bezsim.io.tables import batch_to_tables
 from bezsim.policy_faults import run_games_checked
 from bezsim.rules import Rules
 
 MAX_SEED = 2**63 - 1
+MAX_GAMES = 2**63 - 1      # game ids are int64 in the engine and the tables
+MAX_SHARDS = 1_000_000     # shard files are part-NNNNNN; the plan is a list in memory
 # Games of the first engine call of a run, and the fewest per call. Later calls are sized
 # from the measured rate to take about CHUNK_SECONDS: short enough that the progress bar
 # moves and Ctrl-C is noticed between calls (a signal waits for the compiled call to return),
@@ -74,28 +76,73 @@ def _is_whole(value: Any) -> bool:
 
 
 def _validate(rules: Rules, policies: list[str], seed: int, games: int, shard_size: int,
-              threads: int | None, dask: str | None = None) -> None:
-    if not _is_whole(games) or games < 1:
-        raise BezsimError(f"games must be at least 1, got {games}")
-    if not _is_whole(shard_size) or shard_size < 1:
+              threads: int | None, dask: str | None = None) -> list[str]:
+    """Refuse a run that cannot be played, before any file is written; returns the policies
+    as canonical specs (what the tables and the manifest record)."""
+    if not isinstance(rules, Rules):
+        raise BezsimError(f"rules must be a bezsim.rules.Rules (Rules.make(variant, options)), "
+                          f"got {rules!r}")
+    if not _is_whole(games):
+        raise BezsimError(f"games must be a whole number, got {games!r}")
+    if not 1 <= games <= MAX_GAMES:
+        raise BezsimError(f"games must be at least 1, got {games}" if games < 1 else
+                          f"games must be at most {MAX_GAMES}, got {games}")
+    if not _is_whole(shard_size):
+        raise BezsimError(f"shard size must be a whole number, got {shard_size!r}")
+    if shard_size < 1:
         raise BezsimError(f"shard size must be at least 1, got {shard_size}")
+    if -(-games // shard_size) > MAX_SHARDS:
+        raise BezsimError(f"{games} games in shards of {shard_size} make more than "
+                          f"{MAX_SHARDS:,} shards; use a larger shard size")
     if threads is not None:
         if not _is_whole(threads):
-            raise BezsimError(f"threads must be a whole number, got {threads}")
+            raise BezsimError(f"threads must be a whole number, got {threads!r}")
         api.check_threads(threads)
     if not _is_whole(seed) or not 0 <= seed <= MAX_SEED:
-        raise BezsimError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed}")
+        raise BezsimError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
+    if not all(isinstance(p, str) for p in policies):
+        raise BezsimError(f"policies must be policy names, one per seat, got {policies!r}")
     if len(policies) != rules.players:
         raise BezsimError(f"{rules.players} seats need {rules.players} policies, "
                           f"got {len(policies)} ({','.join(policies)})")
     from bezsim.policies.registry import parse_policies, policy_functions
 
     # a plug-in that cannot be imported or compiled fails before any file is written
-    policy_functions(parse_policies(policies, rules.players))
+    specs = parse_policies(policies, rules.players)
+    policy_functions(specs)
     if dask is not None:
         from bezsim.dask_runner import check_target
 
+        if not isinstance(dask, str):
+            raise BezsimError(f"dask must be 'local' or a scheduler address, got {dask!r}")
         check_target(dask)
+    return specs
+
+
+def _out_store(out_dir: Any):
+    """The store of ``out_dir``; an empty path would silently mean the current directory."""
+    if isinstance(out_dir, (LocalStore, FsspecStore)):
+        return out_dir
+    if not isinstance(out_dir, (str, os.PathLike)) or not os.fspath(out_dir):
+        raise BezsimError(f"output directory must be a non-empty path or URL, got {out_dir!r}")
+    return store_for(out_dir)
+
+
+def _policy_list(policies: Any) -> list[str]:
+    if isinstance(policies, str) or not isinstance(policies, (list, tuple)):
+        raise BezsimError(f"policies must be a list of policy names, one per seat, got "
+                          f"{policies!r}")
+    return list(policies)
+
+
+def check_run(rules: Rules, policies: list[str], seed: int, games: int,
+              out_dir: str | os.PathLike, threads: int | None = None,
+              shard_size: int = 20000, dask: str | None = None) -> None:
+    """Raise what ``run_simulation`` would refuse, writing nothing: the CLI checks a run
+    before it prints the seed it drew, so that a refused run is one line of error."""
+    specs = _validate(rules, _policy_list(policies), seed, games, shard_size, threads, dask)
+    check_out_dir(_out_store(out_dir),
+                  run_identity(rules, specs, int(seed), int(games), int(shard_size)))
 
 
 def _prepare_out_dir(out, identity: dict[str, Any]) -> str:
@@ -199,11 +246,10 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
     and the same on a Dask cluster (``dask``: ``local`` or a scheduler address), where each
     shard is a task that writes its own files (bezsim/dask_runner.py).
     """
-    policies = list(policies)
-    _validate(rules, policies, seed, games, shard_size, threads, dask)
+    policies = _validate(rules, _policy_list(policies), seed, games, shard_size, threads, dask)
     seed, games, shard_size = int(seed), int(games), int(shard_size)
     threads = None if threads is None else int(threads)
-    out = store_for(out_dir)       # a directory, or an fsspec URL (bezsim/io/storage.py)
+    out = _out_store(out_dir)      # a directory, or an fsspec URL (bezsim/io/storage.py)
     identity = run_identity(rules, policies, seed, games, shard_size)
     state = _prepare_out_dir(out, identity)
 

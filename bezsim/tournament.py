@@ -76,9 +76,10 @@ def seatings(players: int, partners: bool = False) -> list[tuple[int, ...]]:
     return out
 
 
-def split_policies(text: str) -> list[str]:
+def split_policies(text: str, keep_empty: bool = False) -> list[str]:
     """``"random,greedy(a=1,b=2)"`` -> ["random", "greedy(a=1,b=2)"]: commas inside
-    parentheses belong to a policy's parameters."""
+    parentheses belong to a policy's parameters (empty parts dropped unless
+    ``keep_empty``)."""
     parts, depth, current = [], 0, ""
     for ch in text:
         if ch == "," and depth == 0:
@@ -88,14 +89,23 @@ def split_policies(text: str) -> list[str]:
         depth += (ch == "(") - (ch == ")")
         current += ch
     parts.append(current)
-    return [p.strip() for p in parts if p.strip()]
+    return [p.strip() for p in parts if keep_empty or p.strip()]
 
 
 def check_policies(policies: str | Sequence[str]) -> list[str]:
     """Validate and canonicalise the policies; a tournament needs two distinct ones."""
     from bezsim.policies.registry import parse_policies
 
-    items = split_policies(policies) if isinstance(policies, str) else [str(p) for p in policies]
+    if isinstance(policies, str):
+        items = split_policies(policies, keep_empty=True)
+        if len(items) > 1 and not all(items):      # "random,,greedy": one left out?
+            raise TournamentError(f"empty policy in {policies!r}")
+        items = [item for item in items if item]
+    elif isinstance(policies, (list, tuple)) and all(isinstance(p, str) for p in policies):
+        items = list(policies)
+    else:
+        raise TournamentError(f"policies must be a comma list or a list of policy names, got "
+                              f"{policies!r}")
     # one seat each: validates every name and spells it canonically, so aliases compare equal
     names = [parse_policies(item, 1)[0] for item in items]
     distinct = list(dict.fromkeys(names))
@@ -225,6 +235,9 @@ def run_tournament(rules: Rules, policies: str | Sequence[str], games: int, seed
     Each pair plays game indices 0..games-1 in every seating of ``seatings``; the result is
     a pure function of (rules, policies, games, seed), whatever ``threads``.
     """
+    if not isinstance(rules, Rules):
+        raise TournamentError(f"rules must be a bezsim.rules.Rules (Rules.make(variant, "
+                              f"options)), got {rules!r}")
     names = check_policies(policies)
     _validate(games, seed, threads)
     games, seed = int(games), int(seed)
@@ -303,6 +316,39 @@ def describe_run(rules: Rules, policies: Sequence[str], games: int, seed: int) -
     }
 
 
+IDENTITY_KEYS = ("variant", "options", "policies", "seed", "games")
+
+
+def check_out_dir(out_dir: str | Path, description: dict[str, Any]) -> None:
+    """Refuse an output directory that holds something else than this tournament: a file,
+    a simulation run, another tournament, or foreign files (they would be mixed or
+    overwritten). The same tournament again is fine: it writes the same table."""
+    if not isinstance(out_dir, (str, Path)) or not str(out_dir):
+        raise TournamentError(f"output directory must be a non-empty path, got {out_dir!r}")
+    out = Path(out_dir)
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise TournamentError(f"output path {out} exists and is not a directory")
+    if (out / "manifest.json").exists():
+        raise TournamentError(f"output directory {out} holds a simulation run; choose another "
+                              "output directory")
+    try:
+        stored = json.loads((out / JSON_NAME).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        if any(out.iterdir()):
+            raise TournamentError(f"output directory {out} is not empty and holds no "
+                                  f"tournament; choose another output directory") from None
+        return
+    except (OSError, ValueError):
+        stored = None
+    same = isinstance(stored, dict) and all(
+        stored.get(k) == json.loads(json.dumps(description.get(k))) for k in IDENTITY_KEYS)
+    if not same:
+        raise TournamentError(f"output directory {out} holds a different tournament; choose "
+                              "another output directory or delete this one")
+
+
 def write_tournament(frame: pd.DataFrame, out_dir: str | Path,
                      description: dict[str, Any]) -> Path:
     """Write ``DIR/tournament.parquet`` and ``DIR/tournament.json`` atomically; returns DIR."""
@@ -311,6 +357,7 @@ def write_tournament(frame: pd.DataFrame, out_dir: str | Path,
 
     from bezsim.io.atomic import write_atomically
 
+    check_out_dir(out_dir, description)
     out = Path(out_dir)
     text = json.dumps(description, indent=2, sort_keys=True, default=str)
     table = pa.Table.from_pandas(frame, preserve_index=False)
@@ -321,7 +368,10 @@ def write_tournament(frame: pd.DataFrame, out_dir: str | Path,
 
 
 def read_tournament(out_dir: str | Path) -> pd.DataFrame:
-    return pd.read_parquet(Path(out_dir) / PARQUET_NAME)
+    path = Path(out_dir) / PARQUET_NAME
+    if not path.is_file():
+        raise TournamentError(f"no tournament in {out_dir} (no {PARQUET_NAME})")
+    return pd.read_parquet(path)
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:

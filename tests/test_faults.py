@@ -116,6 +116,31 @@ def test_damaged_shards_are_detected_and_redone_from_the_cli(tmp_path, whole, re
     same_tables(out, whole)
 
 
+def test_a_byte_damaged_inside_a_file_is_found_by_its_page_checksum(tmp_path, whole):
+    """One byte flipped in the middle of a shard file leaves its footer readable, so only the
+    page checksums (written with every shard) show it: reading the run is one clear error
+    naming the table, and resuming plays that shard again."""
+    from bezsim.io.shards import read_shard_metadata
+
+    out = tmp_path / "run"
+    assert invoke("simulate", *RUN, "--out", str(out)).exit_code == 0
+    path = shard_paths(out, 2)["hands"]
+    chunk = pq.read_metadata(path).row_group(0).column(0)
+    data = bytearray(path.read_bytes())
+    # the chunk's last bytes are page data, not a page header: only a checksum can tell
+    data[chunk.data_page_offset + chunk.total_compressed_size - 3] ^= 0xFF
+    path.write_bytes(bytes(data))
+    assert read_shard_metadata(path) is not None           # the footer still reads
+    assert not complete(out, 2) and complete(out, 1)
+    with pytest.raises(BezsimError, match=r"cannot read the hands table .*CRC.*--resume") as err:
+        read_run(out)
+    assert "\n" not in str(err.value)
+    done = invoke("simulate", "--resume", str(out))
+    assert done.exit_code == 0, done.output
+    assert "games:  10 (30 already done)" in done.stdout
+    same_tables(out, whole)
+
+
 # --- the output disk stops taking writes ----------------------------------------------------
 
 # Run the CLI in a child whose Parquet writes fail from the FAIL_AT-th file on, as a full

@@ -822,7 +822,7 @@ def test_r1_7_declared_card_not_listed_in_hand_is_added_to_it():
     'hand' list is one more card of that hand, on the table."""
     pos = parse_position({"trumps": "♥", "turnup": "9♥", "stock": 20, "trick": 14,
                           "phase": "declare",
-                          "seats": [{"hand": ["K♣"], "declared": {"Q♣": ["bezique"],
+                          "seats": [{"hand": ["K♣"], "declared": {"Q♣": ["four"],
                                                                   "K♣#1": ["four"]}},
                                     {"hand": []}]})
     assert sorted(pos.hands[0]) == sorted([card_id(0, 3, 2), card_id(0, 3, 3),

@@ -15,19 +15,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bezsim.analysis.load import finished_run
 from bezsim.analysis.stats import mean_ci, wilson
 from bezsim.errors import BezsimError
+from bezsim.io.reader import read_parquet
 
 
 def load_declarations(run_dir: str | Path) -> tuple[pd.DataFrame, int]:
     """One row per declaration (game, hand, seat, compound): its size and points; and the
     number of hands in the run."""
+    # compounds exist only in Polish (R5.2): elsewhere one combination scores per trick
+    finished_run(run_dir, ("polish",), "compound statistics")
     run = Path(run_dir)
     if not (run / "declarations").is_dir() or not (run / "games").is_dir():
         raise BezsimError(f"{run_dir} is not a bezsim run directory (no declarations/games)")
-    games = pd.read_parquet(run / "games", columns=["hands"])
-    events = pd.read_parquet(
-        run / "declarations",
+    games = read_parquet(run / "games", "games", run_dir, columns=["hands"])
+    events = read_parquet(
+        run / "declarations", "declarations", run_dir,
         columns=["game_id", "hand", "seat", "points", "compound_id", "compound_size"],
         filters=[("compound_size", ">=", 1)])
     grouped = events.groupby(["game_id", "hand", "seat", "compound_id"], observed=True)

@@ -92,10 +92,10 @@ class Run:
     # --- the tables ------------------------------------------------------------------------
     def table(self, name: str, columns: Sequence[str] | None = None) -> pd.DataFrame:
         """One table; with ``columns``, only those (cheaper for big runs, not cached)."""
-        if columns is None:
-            return getattr(self, name)
         if name not in TABLE_NAMES:
             raise BezsimError(f"unknown table {name!r} (tables: {', '.join(TABLE_NAMES)})")
+        if columns is None:
+            return getattr(self, name)
         if name in self.__dict__:
             return self.__dict__[name][list(columns)]
         local = Path(str(self.path)) / name
@@ -133,8 +133,9 @@ def _read(where: Any, name: str, reader) -> pd.DataFrame:
 
     try:
         return reader()
-    except pa.ArrowException as exc:
-        raise BezsimError(f"cannot read the {name} table of {where}: {exc}") from None
+    except (pa.ArrowException, OSError) as exc:   # Arrow's messages run over many lines
+        why = " ".join(str(exc).split()[:40]) or type(exc).__name__
+        raise BezsimError(f"cannot read the {name} table of {where}: {why}") from None
 
 
 def load_run(path: str | os.PathLike, label: str | None = None) -> Run:
@@ -148,12 +149,42 @@ def load_run(path: str | os.PathLike, label: str | None = None) -> Run:
     for key in ("rules", "policies", "seed", "games"):
         if key not in manifest:
             raise BezsimError(f"{path}: {MANIFEST_NAME} has no {key!r}; is it a bezsim run?")
+    _check_manifest(path, manifest)
     return Run(path, manifest, label)
+
+
+def _check_manifest(path: Any, manifest: dict[str, Any]) -> None:
+    """The fields a Run reads, with the types it reads them as (a hand-edited manifest
+    would otherwise fail later as a TypeError deep in an analysis)."""
+    rules = manifest["rules"]
+    whole = (isinstance(manifest[k], int) and not isinstance(manifest[k], bool)
+             for k in ("seed", "games"))
+    if not (isinstance(rules, dict) and isinstance(rules.get("variant"), str)
+            and isinstance(rules.get("options"), dict)
+            and isinstance(manifest["policies"], list)
+            and all(isinstance(p, str) for p in manifest["policies"]) and all(whole)):
+        raise BezsimError(f"{path}: {MANIFEST_NAME} is malformed (rules, policies, seed or "
+                          "games of the wrong type); is it a bezsim run?")
+
+
+def finished_run(path: str | os.PathLike, variants: Sequence[str] | None = None,
+                 what: str = "these figures") -> Run:
+    """A complete run, of one of ``variants`` when given: figures of an interrupted run,
+    or of a variant the question does not apply to, would silently answer another one."""
+    run = load_run(path)
+    if variants is not None and run.variant not in variants:
+        raise BezsimError(f"{what} need a {' or '.join(variants)} run; {path} is a run of "
+                          f"variant {run.variant}")
+    run.check_complete()
+    return run
 
 
 def load_runs(paths: Iterable[str | os.PathLike],
               labels: Sequence[str] | None = None) -> list[Run]:
     """Several runs, each labelled (default: its directory name; labels must differ)."""
+    if isinstance(paths, (str, os.PathLike)):
+        raise BezsimError(f"load_runs takes a list of run directories, got {paths!r}; use "
+                          "load_run for one")
     paths = list(paths)
     if labels is not None and len(labels) != len(paths):
         raise BezsimError(f"{len(paths)} runs need {len(paths)} labels, got {len(labels)}")

@@ -11,18 +11,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bezsim.analysis.load import finished_run
 from bezsim.analysis.stats import mean_ci, wilson
 from bezsim.errors import BezsimError
+from bezsim.io.reader import read_parquet
 
 
 def rubicon_stats(run_dir: str | Path) -> dict[str, Any]:
+    # rubicons, carte blanche and the settlement are Rubicon's (R6); elsewhere all zero
+    finished_run(run_dir, ("rubicon",), "rubicon statistics")
     run = Path(run_dir)
     if not (run / "games").is_dir() or not (run / "declarations").is_dir():
         raise BezsimError(f"{run_dir} is not a bezsim run directory (no games/declarations)")
-    games = pd.read_parquet(run / "games", columns=["game_id", "winner", "stake", "rubicon"])
-    events = pd.read_parquet(run / "declarations", columns=["game_id", "trick", "seat", "kind"],
-                             filters=[("kind", "in", ["carte_blanche", "triple_bezique",
-                                                      "quadruple_bezique"])])
+    games = read_parquet(run / "games", "games", run_dir,
+                         columns=["game_id", "winner", "stake", "rubicon"])
+    events = read_parquet(run / "declarations", "declarations", run_dir,
+                          columns=["game_id", "trick", "seat", "kind"],
+                          filters=[("kind", "in", ["carte_blanche", "triple_bezique",
+                                                   "quadruple_bezique"])])
     n = len(games)
     if n == 0:
         raise BezsimError(f"{run_dir} holds no games")

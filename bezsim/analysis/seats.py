@@ -15,20 +15,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bezsim.analysis.load import finished_run
 from bezsim.analysis.stats import Estimate, mean_ci, wilson
 from bezsim.errors import BezsimError
+from bezsim.io.reader import read_parquet
 
 
 def _read(run: Path, table: str, columns: list[str], **kw) -> pd.DataFrame:
     if not (run / table).is_dir():
         raise BezsimError(f"{run} is not a bezsim run directory (no {table} table)")
-    return pd.read_parquet(run / table, columns=columns, **kw)
+    return read_parquet(run / table, table, run, columns=columns, **kw)
 
 
 def position_points(run_dir: str | Path) -> tuple[np.ndarray, int, bool]:
     """Each hand's points by position from the dealer's left: an array (hands, sides) whose
     column 0 is the side that leads first and the last column the dealer('s team); and the
     number of players and whether sides are teams."""
+    finished_run(run_dir, what="seat statistics")   # every variant, but the whole run
     run = Path(run_dir)
     hands = _read(run, "hands", ["game_id", "hand", "seat", "team", "dealer", "points"])
     if hands.empty:
@@ -44,8 +47,8 @@ def position_points(run_dir: str | Path) -> tuple[np.ndarray, int, bool]:
 
 
 def seat_stats(run_dir: str | Path) -> dict[str, Any]:
+    points, players, partners = position_points(run_dir)    # rows: hands, cols: position
     run = Path(run_dir)
-    points, players, partners = position_points(run)       # rows: hands, cols: position
     games = _read(run, "games", ["game_id", "first_dealer", "winner"])
     if games.empty:
         raise BezsimError(f"{run_dir} holds no games")

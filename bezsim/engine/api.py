@@ -62,6 +62,7 @@ __all__ = ["GameBatch", "unpack_events", "C"]
 
 
 EVENTS_PER_HAND = 16   # starting room; games that need more are rerun alone with more
+MAX_GAME_ID = 2**63 - 1   # game indices are int64 in the kernels and the tables
 
 
 def _policy_arrays(policies: list[str], players: int):
@@ -72,22 +73,30 @@ def _policy_arrays(policies: list[str], players: int):
         policy_params,
     )
 
-    specs = parse_policies(list(policies), players)
-    return policy_ids(specs), policy_params(specs), policy_functions(specs)
+    specs = parse_policies(policies, players)      # it refuses what is not names
+    return specs, policy_ids(specs), policy_params(specs), policy_functions(specs)
 
 
 def _alloc(n: int, hand_cap: int, players: int, event_cap: int):
-    return (np.zeros((n, hand_cap, players, C.HS_SIZE), np.int32),
-            np.zeros((n, hand_cap, C.HI_SIZE), np.int32),
-            np.zeros((n, C.GI_SIZE), np.int64),
-            np.zeros((n, event_cap), np.int64))
+    try:
+        return (np.zeros((n, hand_cap, players, C.HS_SIZE), np.int32),
+                np.zeros((n, hand_cap, C.HI_SIZE), np.int32),
+                np.zeros((n, C.GI_SIZE), np.int64),
+                np.zeros((n, event_cap), np.int64))
+    except (MemoryError, ValueError):       # ValueError: larger than numpy can address
+        raise BezsimError(f"not enough memory for the outcome arrays of {n:,} games; play "
+                          "fewer per call (run_simulation plays a run in shards)") from None
+
+
+def _whole(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def check_threads(threads: int) -> int:
     import numba
 
-    from bezsim.errors import BezsimError
-
+    if not _whole(threads):
+        raise BezsimError(f"threads must be a whole number, got {threads!r}")
     most = numba.config.NUMBA_NUM_THREADS
     if not 1 <= int(threads) <= most:
         raise BezsimError(f"threads must be between 1 and {most} (the cores numba may use "
@@ -95,13 +104,25 @@ def check_threads(threads: int) -> int:
     return int(threads)
 
 
-def _check_range(seed: int, game_start: int, n_games: int) -> None:
-    from bezsim.errors import BezsimError
+def _check_rules(rules) -> None:
+    from bezsim.rules import Rules, RulesError
 
-    if not 0 <= int(seed) < 2**64:
-        raise BezsimError(f"seed must be between 0 and 2**64 - 1, got {seed}")
-    if int(n_games) < 0 or int(game_start) < 0:
-        raise BezsimError("game range must not be negative")
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be a bezsim.rules.Rules (Rules.make(variant, options)), "
+                         f"got {rules!r}")
+
+
+def _check_range(seed: int, game_start: int, n_games: int) -> None:
+    """Whole numbers only: a float seed or game index would be truncated into another run."""
+    if not _whole(seed) or not 0 <= int(seed) < 2**64:
+        raise BezsimError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed!r}")
+    if not _whole(game_start) or game_start < 0:
+        raise BezsimError(f"game index must be a whole number >= 0, got {game_start!r}")
+    if not _whole(n_games) or n_games < 0:
+        raise BezsimError(f"number of games must be a whole number >= 0, got {n_games!r}")
+    if int(game_start) + int(n_games) - 1 > MAX_GAME_ID:
+        raise BezsimError(f"game indices must stay below 2**63, got games {game_start} to "
+                          f"{int(game_start) + int(n_games) - 1}")
 
 
 def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: int,
@@ -111,11 +132,13 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
 
     from bezsim.engine.game import run_batch, run_serial, trace_game
 
+    _check_rules(rules)
     _check_range(seed, game_start, n_games)
+    game_start, n_games = int(game_start), int(n_games)
     params = rules.params()
     players = int(params[C.PR_PLAYERS])
     hand_cap = int(params[C.PR_HAND_CAP])
-    pol_ids, pol_params, fns = _policy_arrays(policies, players)
+    specs, pol_ids, pol_params, fns = _policy_arrays(policies, players)
     hs, hi, gi, ev = _alloc(n_games, hand_cap, players, EVENTS_PER_HAND * hand_cap)
     seed_u = np.uint64(seed)
     if parallel:
@@ -128,7 +151,7 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
             numba.set_num_threads(previous)   # a run's thread count must not outlive it
     else:
         run_serial(params, pol_ids, pol_params, fns, seed_u, game_start, hs, hi, gi, ev)
-    _check_policy_errors(gi, policies, game_start)
+    _check_policy_errors(gi, specs, game_start)
     wide = np.nonzero(gi[:, C.GI_OVERFLOW] == 1)[0]
     if wide.size:
         need = max(int(gi[wide, C.GI_N_EVENTS].max()), ev.shape[1])
@@ -157,11 +180,13 @@ def trace_one(rules, policies: list[str], seed: int, game: int):
     """Play one game with its full trace: (GameBatch of that game, trace rows)."""
     from bezsim.engine.game import trace_game
 
+    _check_rules(rules)
     _check_range(seed, game, 1)
+    game = int(game)
     params = rules.params()
     players = int(params[C.PR_PLAYERS])
     hand_cap = int(params[C.PR_HAND_CAP])
-    pol_ids, pol_params, fns = _policy_arrays(policies, players)
+    specs, pol_ids, pol_params, fns = _policy_arrays(policies, players)
     cap = 4096
     while True:
         hs, hi, gi, ev = _alloc(1, hand_cap, players, cap // 8)
@@ -173,6 +198,6 @@ def trace_one(rules, policies: list[str], seed: int, game: int):
         if cap > 2**22:
             raise RuntimeError(f"game {game} does not fit in a trace of {cap} rows")
         cap *= 4
-    _check_policy_errors(gi, policies, game)
+    _check_policy_errors(gi, specs, game)
     return (GameBatch(game, players, hs, hi, gi, ev, bool(params[C.PR_PARTNERS])),
             trace[:used])

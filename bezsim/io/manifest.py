@@ -96,12 +96,17 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def describe_difference(found: dict[str, Any], wanted: dict[str, Any]) -> str | None:
     """First way a stored run differs from the wanted one, said as 'stored, not wanted'."""
-    found_rules, wanted_rules = found.get("rules") or {}, wanted["rules"]
+    # a hand-edited manifest may hold anything: what is not a mapping differs from all
+    found_rules, wanted_rules = _mapping(found.get("rules")), wanted["rules"]
     if found_rules.get("variant") != wanted_rules["variant"]:
         return f"variant {found_rules.get('variant')}, not {wanted_rules['variant']}"
-    found_opts, wanted_opts = found_rules.get("options") or {}, wanted_rules["options"]
+    found_opts, wanted_opts = _mapping(found_rules.get("options")), wanted_rules["options"]
     for name in sorted(set(found_opts) | set(wanted_opts)):
         if found_opts.get(name) != wanted_opts.get(name):
             return f"option {name}={found_opts.get(name)}, not {wanted_opts.get(name)}"

@@ -139,6 +139,8 @@ def store_for(target: Any) -> Store:
     """The store of a run directory or URL (a store passes through)."""
     if isinstance(target, (LocalStore, FsspecStore)):
         return target
+    if not isinstance(target, (str, os.PathLike)):
+        raise BezsimError(f"a run directory must be a path or URL, got {target!r}")
     if is_url(target) and not os.fspath(target).startswith("file://"):
         return FsspecStore(os.fspath(target))
     text = os.fspath(target)

@@ -10,6 +10,7 @@ recompile).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,9 +31,26 @@ class PolicyError(BezsimError, ValueError):
 
 @dataclass(frozen=True)
 class Param:
+    """A policy parameter; values outside low..high (or not whole, when ``whole``) are
+    refused: the kernel would otherwise clamp or reinterpret them without a word."""
+
     name: str
     default: float
     meaning: str
+    low: float = -math.inf
+    high: float = math.inf
+    whole: bool = False
+
+    def domain(self) -> str:
+        if math.isinf(self.low) and math.isinf(self.high):
+            return "any finite number"
+        kind = "a whole number" if self.whole else "a number"
+        return f"{kind} from {_number(str(self.low))} to {_number(str(self.high))}"
+
+    def check(self, value: float) -> None:
+        if not self.low <= value <= self.high or (self.whole and not value.is_integer()):
+            raise PolicyError(f"policy parameter {self.name}={_number(str(value))} is out of "
+                              f"range ({self.domain()})")
 
 
 @dataclass(frozen=True)
@@ -94,12 +112,14 @@ BUILTINS["search"] = PolicyInfo(
     "Monte Carlo search: each card is tried in sampled deals consistent with what the seat "
     "has seen, played out by heuristic players; two-handed stage 2 is solved exactly; "
     "declarations as heuristic",
-    (Param("samples", 12.0, "sampled deals per card decision (the budget)"),
-     Param("rollout", 2.0, "policy of the play-outs: 1 greedy, 2 heuristic"),
+    (Param("samples", 12.0, "sampled deals per card decision (the budget)", 1, 1_000_000,
+           whole=True),
+     Param("rollout", 2.0, "policy of the play-outs: 1 greedy, 2 heuristic", 1, 2, whole=True),
      Param("exact_stage2", 1.0, "1: solve two-handed stage 2 exactly (perfect information); "
-                                "0: sample it like stage 1"),
+                                "0: sample it like stage 1", 0, 1, whole=True),
+     # prior * samples is summed as an int64 in the kernel
      Param("prior", 3.0, "points per sample by which another card must beat the "
-                         "heuristic's choice")),
+                         "heuristic's choice", -1e9, 1e9)),
     _search_function)
 POLICY_IDS = {name: info.policy_id for name, info in BUILTINS.items()}
 POLICY_NAMES = tuple(BUILTINS)
@@ -112,8 +132,9 @@ def _number(text: str) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
-def split_specs(text: str) -> list[str]:
-    """Split ``a,b(x=1,y=2),c`` on the commas outside parentheses."""
+def split_specs(text: str, keep_empty: bool = False) -> list[str]:
+    """Split ``a,b(x=1,y=2),c`` on the commas outside parentheses (empty parts dropped
+    unless ``keep_empty``)."""
     parts, depth, current = [], 0, []
     for ch in text:
         if ch == "," and depth == 0:
@@ -124,11 +145,24 @@ def split_specs(text: str) -> list[str]:
         depth -= ch == ")"
         current.append(ch)
     parts.append("".join(current))
-    return [p.strip() for p in parts if p.strip()]
+    return [p.strip() for p in parts if keep_empty or p.strip()]
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def parse_spec(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
     """``name(param=value, ...)`` -> (policy, non-default parameter values)."""
+    if not isinstance(spec, str):
+        raise PolicyError(f"a policy must be a name like 'greedy', got {spec!r}")
+    if not _balanced(spec):
+        raise PolicyError(f"policy {spec!r} has unbalanced parentheses")
     m = _SPEC.match(spec)
     if not m:
         raise PolicyError(f"policy {spec!r} must look like name or name(param=value, ...)")
@@ -140,11 +174,15 @@ def parse_spec(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
                           "or package.module:function for your own)")
     info = BUILTINS[name]
     values: dict[str, float] = {}
+    given: set[str] = set()
     for item in split_specs(m.group(2) or ""):
         key, sep, text = item.partition("=")
         if not sep:
             raise PolicyError(f"policy parameter {item!r} must look like name=value")
         param = info.param(key.strip())
+        if param.name in given:
+            raise PolicyError(f"policy parameter {param.name} is given twice in {spec!r}")
+        given.add(param.name)
         try:
             value = float(_number(text.strip()))
         except ValueError:
@@ -152,6 +190,7 @@ def parse_spec(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
                               "number") from None
         if not np.isfinite(value):
             raise PolicyError(f"policy parameter {key.strip()} must be finite, got {text!r}")
+        param.check(value)
         if value != param.default:
             values[param.name] = value
     return info, values
@@ -180,12 +219,28 @@ def parse_policies(text: str | list[str] | tuple[str, ...], players: int,
     """``"random,greedy"`` -> one canonical spec per seat; a single spec is used for every
     seat. ``overrides`` are ``policy.param=value`` strings (the CLI's --policy-param) applied
     to every seat playing that policy."""
-    items = split_specs(text) if isinstance(text, str) else [t.strip() for t in text]
-    items = [t for t in items if t]
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 1:
+        raise PolicyError(f"players must be a whole number of at least 1, got {players!r}")
+    if not isinstance(overrides, (list, tuple)):
+        raise PolicyError(f"policy parameters must be a list of policy.param=value strings, "
+                          f"got {overrides!r}")
+    if isinstance(text, str):
+        items = split_specs(text, keep_empty=True)
+        if len(items) > 1 and not all(items):
+            # "greedy,,random" or "random,": a seat's policy left out, not "every seat"
+            raise PolicyError(f"empty policy in {text!r} (give one per seat, or one for all)")
+        items = [t for t in items if t]
+    elif isinstance(text, (list, tuple)) and all(isinstance(t, str) for t in text):
+        items = [t.strip() for t in text if t.strip()]
+    else:
+        raise PolicyError(f"policies must be a comma list or a list of names, got {text!r}")
     if not items:
         raise PolicyError("no policy given (choose from: " + ", ".join(POLICY_NAMES) + ")")
     parsed = [parse_spec(t) for t in items]
     for assignment in overrides:
+        if not isinstance(assignment, str):
+            raise PolicyError(f"--policy-param {assignment!r} must be a policy.param=value "
+                              "string")
         target, sep, value = assignment.partition("=")
         name, dot, param = target.strip().partition(".")
         if not sep or not dot:
@@ -243,7 +298,8 @@ def describe() -> str:
     for info in BUILTINS.values():
         lines.append(f"{info.name}: {info.summary}")
         for p in info.params:
-            lines.append(f"    {p.name} = {_number(str(p.default))}  ({p.meaning})")
+            bounds = "" if p.domain() == "any finite number" else f"; {p.domain()}"
+            lines.append(f"    {p.name} = {_number(str(p.default))}  ({p.meaning}{bounds})")
     lines.append("Set a parameter with --policy-param policy.param=value, or write the policy "
                  "as policy(param=value).")
     lines.append("Your own policy: --policies package.module:function, an @njit function "

@@ -9,6 +9,7 @@ and as Markdown with PNG figures (render.py); its numbers go to JSON beside them
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from bezsim.report.document import Document
@@ -19,10 +20,21 @@ def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
                  title: str | None = None) -> dict[str, Path]:
     """Build the report of a run and write ``report.html``, ``report.md`` (+ ``figures/``)
     and ``report.json`` into ``out_dir`` (default ``RUN_DIR/report``)."""
+    from bezsim.errors import BezsimError
     from bezsim.report.run_report import build_run_report
 
-    doc = build_run_report(run_dir, title)
-    return write_document(doc, Path(out_dir) if out_dir else Path(run_dir) / "report")
+    if out_dir is not None and not str(out_dir):
+        raise BezsimError("report output directory must not be empty")
+    where = getattr(run_dir, "path", run_dir)        # a Run, or its directory
+    if out_dir is None and not isinstance(where, (str, os.PathLike)):
+        raise BezsimError(f"a run directory must be a path, got {run_dir!r}")
+    out = Path(out_dir) if out_dir is not None else Path(where) / "report"
+    if (out / "manifest.json").exists():
+        # report files mixed into a run directory would pass for part of the run's data
+        raise BezsimError(f"report output {out} holds a bezsim run; choose another output "
+                          "directory (default: RUN_DIR/report)")
+    doc = build_run_report(run_dir, title)          # refuses what is not a finished run
+    return write_document(doc, out)
 
 
 __all__ = ["Document", "to_html", "to_markdown", "write_document", "write_report"]
