@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from bezsim import __version__
-from bezsim.errors import BezsimError
+from bezsim.errors import BezsimError, OutputError
 
 MAX_SEED = 2**63 - 1
 EXIT_USAGE = 2
@@ -67,7 +67,7 @@ class BezsimGroup(click.Group):
         except click.ClickException as exc:
             code = _error(_usage_message(exc), EXIT_USAGE)
         except BezsimError as exc:
-            code = _error(str(exc), EXIT_USAGE)
+            code = _error(str(exc), exc.exit_code)
         except OSError as exc:
             code = _error(_os_message(exc), EXIT_OS)
         if standalone_mode:
@@ -179,10 +179,17 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
         summary = run_simulation(rules, policy_list, seed, games, out, threads=threads,
                                  shard_size=shard_size, progress=not no_progress, dask=dask)
     except KeyboardInterrupt:
-        again = f" --dask {shlex.quote(dask)}" if dask else ""
         raise Interrupted(f"interrupted; finished shards are kept in {out} — resume with: "
-                          f"bezsim simulate --resume {shlex.quote(str(out))}{again}") from None
+                          f"{_resume_command(out, dask)}") from None
+    except OutputError as exc:
+        raise OutputError(f"{exc}; finished shards are kept — resume with: "
+                          f"{_resume_command(out, dask)}") from None
     _print_summary(summary)
+
+
+def _resume_command(out: str, dask: str | None) -> str:
+    again = f" --dask {shlex.quote(dask)}" if dask else ""
+    return f"bezsim simulate --resume {shlex.quote(str(out))}{again}"
 
 
 _RUN_DEFINING = ("variant", "players", "options", "policies", "policy_params", "games",

@@ -9,14 +9,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from bezsim.errors import BezsimError
+from bezsim.errors import OutputError
 
 TMP_SUFFIX = ".tmp"
 
 
 def write_atomically(path: Path, write: Callable[[BinaryIO], None]) -> None:
     """Call ``write`` on a hidden temporary file beside ``path``, sync it, rename it into place.
-    An OSError becomes a one-line BezsimError naming the path."""
+    An OSError becomes a one-line OutputError naming the path."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}{TMP_SUFFIX}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -30,5 +30,5 @@ def write_atomically(path: Path, write: Callable[[BinaryIO], None]) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise BezsimError(f"cannot write {path}: {exc.strerror or exc}") from exc
+            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from exc
         raise

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from bezsim.errors import BezsimError
+from bezsim.errors import BezsimError, OutputError
 from bezsim.io.atomic import TMP_SUFFIX, write_atomically
 
 
@@ -111,7 +111,7 @@ class FsspecStore:
             with contextlib.suppress(Exception):
                 self.fs.rm(tmp)
             if isinstance(exc, OSError):
-                raise BezsimError(f"cannot write {self.url_of(path)}: {exc}") from exc
+                raise OutputError(f"cannot write {self.url_of(path)}: {exc}") from exc
             raise
 
     def open_read(self, path: str):
