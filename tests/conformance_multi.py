@@ -50,6 +50,20 @@ def expect(cond: bool, what: str, *args) -> None:
         raise Violation(what + (": " + " ".join(map(str, args)) if args else ""))
 
 
+def expect_no_negative(row: list[int], seats: int, what: str) -> None:
+    """Scores are never negative (issue 9): the seats' values of a TR_HAND_POINTS, TR_HAND_END
+    or TR_GAME_END row (fields 2..). Checked before the values are compared with the checker's
+    own, so that a negative value is reported as such."""
+    if min(row[2:2 + seats]) < 0:
+        raise Violation(f"negative {what}: {row}")
+
+
+def expect_event_points(row: list[int]) -> None:
+    """No event scores negative points (issue 9); checked before the event is compared."""
+    if row[7] < 0:
+        raise Violation(f"negative points in an event: {row}")
+
+
 def pad4(values: list[int]) -> list[int]:
     """One value per seat, -1 for the seats the variant lacks (TR_HAND_END and friends)."""
     return list(values) + [-1] * (C.MAX_PLAYERS - len(values))
@@ -252,6 +266,7 @@ class MultiHand:
     def event(self, trick: int, seat: int, kind: int, status: int = C.EV_SCORED,
               extra: int = 0, points: int | None = None) -> None:
         row = self.take(C.TR_EVENT, f"event {C.KIND_NAMES[kind]}")
+        expect_event_points(row)
         pts = POINTS.get(kind, 0) if points is None else points
         if status == C.EV_LOST:
             pts = 0
@@ -296,8 +311,9 @@ class MultiHand:
                         and not any(beats(c, best, self.trump) for c in hand)):
                     self.stats["void, only lower trumps"] += 1
         expect(card in legal, "illegal stage-2 play (R1.6)", card, "trick", trick, "hand", hand)
-        expect(n_legal == len(legal), "offered plays differ from the legal set", n_legal,
-               sorted(legal))
+        if n_legal != len(legal):      # (the message sorts: not on every play)
+            raise Violation(f"offered plays differ from the legal set: {n_legal} "
+                            f"{sorted(legal)}")
         hand.remove(card)
         self.table[seat].discard(card)
         expect(card not in self.played, "card played twice", card)
@@ -308,6 +324,16 @@ class MultiHand:
     def after_play(self, t: int, seat: int, card: int, stage1: bool) -> None:
         """R1.10: a played card kills every "to score" combination it was shown in, whoever
         showed it (a partner's union double, R4.2); R3: it may break a declared double."""
+        if any(self.pending):
+            self.lose_shown(t, seat, card)
+        if self.doubles:
+            self.break_doubles(card)
+        if (self.o["seven_scores_when"] == "played" and stage1
+                and face(card) == self.trump * 8 + SEVEN):
+            self.event(t, seat, C.K_SEVEN_PLAYED)
+            self.stats["seven played"] += 1
+
+    def lose_shown(self, t: int, seat: int, card: int) -> None:
         dead = sorted((s, code) for s in range(self.P)
                       for code, cards in self.pending[s].items() if card in cards)
         lost = []
@@ -323,11 +349,6 @@ class MultiHand:
             self.stats["to score lost on a play"] += 1
             if s != seat:
                 self.stats["to score lost on a partner's play"] += 1
-        self.break_doubles(card)
-        if (self.o["seven_scores_when"] == "played" and stage1
-                and face(card) == self.trump * 8 + SEVEN):
-            self.event(t, seat, C.K_SEVEN_PLAYED)
-            self.stats["seven played"] += 1
 
     def break_doubles(self, card: int) -> None:
         """R3 second double: once a queen and a jack of a declared double have been played,
@@ -458,26 +479,49 @@ class MultiHand:
         return frozenset({"triple"})
 
     def legal_codes(self, s: int) -> dict[int, int]:
-        """code -> points of every combination s may score now."""
+        """code -> points of every combination s may score now. (``free`` for each face, on
+        the cards grouped by face once: this runs at every greedy seat's declaration.)"""
+        hist = self.hist
+        mine: dict[int, list[int]] = {}
+        by_rank: dict[int, list[int]] = {}
+        for c in self.hands[s]:
+            mine.setdefault(face(c), []).append(c)
+            by_rank.setdefault(rank(c), []).append(c)
+        theirs: dict[int, list[int]] = {}
+        if self.partners:
+            for c in self.table[self.partner(s)]:
+                theirs.setdefault(face(c), []).append(c)
+
+        def free(f: int, banned, union: bool = False) -> list[int]:
+            out = [c for c in mine.get(f, ()) if not (hist.get(c, NO_TAGS) & banned)]
+            if union:
+                out += [c for c in theirs.get(f, ()) if not (hist.get(c, NO_TAGS) & banned)]
+            return out
+
         out = {}
         for su in range(4):
-            if self.free(s, su * 8 + KING, CLASS_M) and self.free(s, su * 8 + QUEEN, CLASS_M):
+            k, q = su * 8 + KING, su * 8 + QUEEN
+            if k in mine and q in mine and free(k, CLASS_M) and free(q, CLASS_M):
                 kind = C.K_ROYAL_MARRIAGE if su == self.trump else C.K_COMMON_MARRIAGE
                 out[kind * 4 + su] = POINTS[kind]
+        seq_faces = [self.trump * 8 + r for r in SEQ_RANKS]
         seq_ban = {"sequence"} | ({"marriage"} if self.o["marriage_to_sequence"] == "false"
                                   else set())
-        if all(self.free(s, self.trump * 8 + r, seq_ban) for r in SEQ_RANKS):
+        if all(f in mine for f in seq_faces) and all(free(f, seq_ban) for f in seq_faces):
             out[C.K_SEQUENCE * 4] = 250   # A, 10, J never in class M: rule 3 holds
         q, j = self.bezique_faces()
         for kind, level in BEZ_LEVEL.items():
+            if (q not in mine and q not in theirs) or (j not in mine and j not in theirs):
+                break                     # no bezique of any level
             banned = self.bezique_banned(kind)
-            qs = self.free(s, q, banned, kind in UNION)
-            js = self.free(s, j, banned, kind in UNION)
+            qs = free(q, banned, kind in UNION)
+            js = free(j, banned, kind in UNION)
             fresh = any(not (self.tags(c) & CLASS_B) for c in qs + js)   # rule 3
             if len(qs) >= level and len(js) >= level and fresh:
                 out[kind * 4] = POINTS[kind]
         for kind, r in FOURS.items():
-            if sum(rank(c) == r and "four" not in self.tags(c) for c in self.hands[s]) >= 4:
+            cards = by_rank.get(r, ())
+            if len(cards) >= 4 and sum("four" not in hist.get(c, NO_TAGS) for c in cards) >= 4:
                 out[kind * 4] = POINTS[kind]
         return out
 
@@ -674,8 +718,8 @@ class MultiHand:
                 self.hands[seat].append(card)
             else:
                 self.receive(seat, card)
-        expect(all(len(h) == HAND_SIZE for h in self.hands), "eight cards each after the draws",
-               [len(h) for h in self.hands])
+        if any(len(h) != HAND_SIZE for h in self.hands):
+            raise Violation(f"eight cards each after the draws: {[len(h) for h in self.hands]}")
 
     # --- end of the hand ------------------------------------------------------------------------
     def end_of_hand(self) -> None:
@@ -698,6 +742,7 @@ class MultiHand:
     def hand_end(self) -> bool:
         pts = [sum(p.values()) for p in self.points]
         row = self.take(C.TR_HAND_POINTS, "hand points")
+        expect_no_negative(row, self.P, "hand points")
         expect(row[1:8] == [self.n, *pad4(pts), 0, 0], "hand points = the events", row, pts)
         if self.partners:                       # R4.2: one score per team (seats t, t + 2)
             team = [pts[0] + pts[2], pts[1] + pts[3]]
@@ -705,6 +750,7 @@ class MultiHand:
         else:
             scores = [self.g.scores[s] + pts[s] for s in range(self.P)]
         row = self.take(C.TR_HAND_END, "hand end")
+        expect_no_negative(row, self.P, "score after the hand")
         expect(row[1:8] == [self.n, *pad4(scores), 0, 0], "scores after the hand", row, scores)
         self.g.scores = scores
         for s in range(self.P):
@@ -744,21 +790,22 @@ def check_multi_end(game, hands: int) -> None:
     if mode == "points":
         stake = (sides[winner] - second) * (1 + double)
     expect(row[1:8] == [winner, *pad4(game.scores), double, stake], "game result", row)
-    gi = game.batch.game_info[0]
-    first = int(gi[C.GI_FIRST_DEALER])
+    gi = game.batch.game_info[0].tolist()
+    first = gi[C.GI_FIRST_DEALER]
     want = [0] * C.GI_SIZE
     want[C.GI_HANDS:C.GI_RUBICON + 1] = [hands, first, winner, double, stake, 0,
                                          len(game.events), 0]
     want[C.GI_SCORE:C.GI_SCORE + P] = game.scores
     want[C.GI_ROUNDED:C.GI_ROUNDED + P] = game.scores
     want[C.GI_BRISQUES:C.GI_BRISQUES + P] = game.brisques
-    expect(list(gi) == want, "game_info", list(gi), "expected", want)
+    expect(gi == want, "game_info", gi, "expected", want)
     expect(0 <= first < P, "first dealer", first)
     game.check_events()
     b = game.batch
+    infos = b.hand_info[0, :len(game.hand_rows)].tolist()     # Python ints: fast compares
+    seat_rows = b.hand_seat[0, :len(game.hand_rows)].tolist()
     for h, rows in enumerate(game.hand_rows):
-        expect(list(b.hand_info[0, h]) == rows["info"], "hand_info", h, list(b.hand_info[0, h]),
-               rows["info"])
+        expect(infos[h] == rows["info"], "hand_info", h, infos[h], rows["info"])
         for seat in range(P):
-            got = list(b.hand_seat[0, h, seat])
+            got = seat_rows[h][seat]
             expect(got == rows["seat"][seat], "hand_seat", h, seat, got, rows["seat"][seat])

@@ -41,6 +41,11 @@ the second double, partnership declaring and union doubles, stage 2 in pairs, te
 Every sample (``Sample``) also checks replay = batch: the outcome rows of each traced game
 equal the rows ``run_games`` writes for the same game.
 
+Every checker also checks that no score is ever negative (issue 9): each event's points, hand
+points and scores after each hand as the trace is read, the final scores and stake, and every
+value of the outcome rows (points by kind included) once the game is walked (``check_signs``).
+These checkers also run under ``benchmarks/soak.py`` over millions of hands.
+
 Also here: determinism of the real engine across threads, serial runs and shard sizes.
 """
 
@@ -59,7 +64,9 @@ from conformance_multi import (
     JACK,
     KING,
     MULTI,
+    NO_TAGS,
     QUEEN,
+    SEQ_RANKS,
     SEVEN,
     SPADES,
     TEN,
@@ -67,6 +74,8 @@ from conformance_multi import (
     Violation,
     check_multi_end,
     expect,
+    expect_event_points,
+    expect_no_negative,
     face,
     pad4,
     rank,
@@ -170,21 +179,23 @@ class Game:
         self.events: list[tuple] = []       # every TR_EVENT row, in order
         self.hand_rows: list[dict] = []     # what each hand should have written to hand_seat
 
-    # cursor over the trace
+    # cursor over the trace (the hottest code of the soak: no helper calls on the happy path)
     def peek(self) -> list[int] | None:
         return self.rows[self.pos] if self.pos < len(self.rows) else None
 
     def take(self, record: int, what: str) -> list[int]:
-        row = self.peek()
-        expect(row is not None and row[0] == record, f"expected {what}", row)
-        self.pos += 1
+        pos = self.pos
+        row = self.rows[pos] if pos < len(self.rows) else None
+        if row is None or row[0] != record:
+            raise Violation(f"expected {what}: {row}")
+        self.pos = pos + 1
         if record == C.TR_EVENT:
             self.events.append(tuple(row[1:8]))
         return row
 
     def at(self, record: int) -> bool:
-        row = self.peek()
-        return row is not None and row[0] == record
+        pos = self.pos
+        return pos < len(self.rows) and self.rows[pos][0] == record
 
     def run(self) -> int:
         hand = 0
@@ -197,8 +208,30 @@ class Game:
             hand += 1
             if over:
                 break
+        self.check_signs(hand)
         self.check_game_end(hand)
         return hand
+
+    def check_signs(self, hands: int) -> None:
+        """Scores are never negative (issue 9): every outcome row the engine wrote (points by
+        kind, hand points, score after each hand, counts), the final scores, rounded scores,
+        brisques and stake, in game_info and in TR_GAME_END. Checked before those values are
+        compared with the checker's own, so that a negative value is reported as such. (Event
+        points, hand points and scores after each hand in the trace: as each row is read.)"""
+        b, seats = self.batch, self.players
+        seat_rows = b.hand_seat[0, :hands]
+        if seat_rows.size and int(seat_rows.min()) < 0:
+            bad = np.argwhere(seat_rows < 0)[0].tolist()
+            raise Violation(f"negative value in hand_seat [hand, seat, column] {bad}")
+        gi = b.game_info[0].tolist()
+        for base in (C.GI_SCORE, C.GI_ROUNDED, C.GI_BRISQUES):
+            expect(min(gi[base:base + seats]) >= 0, "negative final score, rounded score or "
+                   "brisques in game_info", gi)
+        expect(gi[C.GI_STAKE] >= 0, "negative stake in game_info", gi)
+        row = self.peek()
+        if row is not None and row[0] == C.TR_GAME_END:
+            expect_no_negative(row, seats, "final score")
+            expect(row[7] >= 0, "negative stake", row)
 
     def check_game_end(self, hands: int) -> None:
         if self.rubicon:
@@ -232,11 +265,12 @@ class Game:
         expect(list(gi[C.GI_SCORE:C.GI_SCORE + 2]) == self.scores, "game_info scores")
         expect(gi[C.GI_N_EVENTS] == len(self.events), "event count")
         self.check_events()
+        infos = b.hand_info[0, :len(self.hand_rows)].tolist()    # Python ints: fast compares
+        seat_rows = b.hand_seat[0, :len(self.hand_rows)].tolist()
         for h, want in enumerate(self.hand_rows):
-            info = b.hand_info[0, h]
-            expect(list(info) == want["info"], "hand_info", h, list(info), want["info"])
+            expect(infos[h] == want["info"], "hand_info", h, infos[h], want["info"])
             for seat in range(2):
-                expect(list(b.hand_seat[0, h, seat]) == want["seat"][seat], "hand_seat", h, seat)
+                expect(seat_rows[h][seat] == want["seat"][seat], "hand_seat", h, seat)
 
     def check_events(self) -> None:
         ev = unpack_events(self.batch.events[0, :len(self.events)])
@@ -254,21 +288,22 @@ class Game:
         winner, rounded, rubicon, stake = rubicon_settlement(self.scores, self.brisques, bonus)
         expect(row[1:8] == [winner, *pad4(self.scores), 0, stake], "game result (R6.8)", row,
                self.scores, self.brisques)
-        gi = self.batch.game_info[0]
+        gi = self.batch.game_info[0].tolist()
         want = [0] * C.GI_SIZE
         want[C.GI_HANDS:C.GI_RUBICON + 1] = [1, gi[C.GI_FIRST_DEALER], winner, 0, stake, 0,
                                              len(self.events), rubicon]
         want[C.GI_SCORE:C.GI_SCORE + 2] = self.scores
         want[C.GI_ROUNDED:C.GI_ROUNDED + 2] = rounded
         want[C.GI_BRISQUES:C.GI_BRISQUES + 2] = self.brisques
-        expect(list(gi) == want, "game_info (R6.8)", list(gi), "expected", want)
+        expect(gi == want, "game_info (R6.8)", gi, "expected", want)
         self.check_events()
         rows = self.hand_rows[0]
-        info = list(self.batch.hand_info[0, 0])
+        info = self.batch.hand_info[0, 0].tolist()
         expect(info == rows["info"], "hand_info", info, rows["info"])
+        seat_rows = self.batch.hand_seat[0, 0].tolist()
         for seat in range(2):
-            expect(list(self.batch.hand_seat[0, 0, seat]) == rows["seat"][seat], "hand_seat",
-                   seat, list(self.batch.hand_seat[0, 0, seat]), rows["seat"][seat])
+            expect(seat_rows[seat] == rows["seat"][seat], "hand_seat", seat, seat_rows[seat],
+                   rows["seat"][seat])
 
 
 class Hand:
@@ -329,6 +364,7 @@ class Hand:
     def event(self, trick: int, seat: int, kind: int, status: int = C.EV_SCORED,
               extra: int = 0, points: int | None = None) -> list[int]:
         row = self.g.take(C.TR_EVENT, f"event {C.KIND_NAMES[kind]}")
+        expect_event_points(row)
         pts = POINTS.get(kind, 0) if points is None else points
         if status == C.EV_LOST:
             pts = 0
@@ -362,7 +398,7 @@ class Hand:
         expect(row[1:4] == [self.n, t, seat], "play order: leader, then the other", row)
         hand = self.hands[seat]
         expect(card in hand, "card played that the seat does not hold", card, hand)
-        legal = list(hand) if stage1 or lead is None else legal_follows(
+        legal = hand if stage1 or lead is None else legal_follows(
             hand, lead, self.trump, self.o["stage2_duty"])
         expect(card in legal, "illegal stage-2 play (R1.6)", card, "lead", lead, "hand", hand)
         expect(n_legal == len(legal), "offered plays differ from the legal set", n_legal, legal)
@@ -374,6 +410,13 @@ class Hand:
 
     def after_play(self, t: int, seat: int, card: int, stage1: bool) -> None:
         """R1.10: a played card kills every 'to score' combination it was shown in."""
+        if self.pending[seat]:
+            self.lose_shown(t, seat, card)
+        if (self.o["seven_scores_when"] == "played" and stage1
+                and face(card) == self.trump * 8 + SEVEN):
+            self.event(t, seat, C.K_SEVEN_PLAYED)
+
+    def lose_shown(self, t: int, seat: int, card: int) -> None:
         dead = sorted(code for code, cards in self.pending[seat].items() if card in cards)
         lost = []
         for _ in dead:
@@ -385,9 +428,6 @@ class Hand:
         expect(sorted(lost) == dead, "lost combinations", lost, dead)
         for code in dead:
             del self.pending[seat][code]
-        if (self.o["seven_scores_when"] == "played" and stage1
-                and face(card) == self.trump * 8 + SEVEN):
-            self.event(t, seat, C.K_SEVEN_PLAYED)
 
     def score_trick(self, t: int, w: int, cards: list[int]) -> None:
         brisques = 10 * sum(rank(c) in (ACE, TEN) for c in cards)
@@ -458,29 +498,41 @@ class Hand:
                 and not (self.hist.get(c, set()) & banned)]
 
     def legal_combinations(self, w: int) -> list[int]:
-        """Points of every combination w may score now (R1.8, R1.9, options)."""
+        """Points of every combination w may score now (R1.8, R1.9, options). (``free`` on
+        the hand grouped by face once: this runs at every greedy seat's trick won.)"""
+        hist = self.hist
+        by_face: dict[int, list[int]] = {}
+        by_rank: dict[int, list[int]] = {}
+        for c in self.hands[w]:
+            by_face.setdefault(face(c), []).append(c)
+            by_rank.setdefault(rank(c), []).append(c)
+
+        def free(f: int, banned) -> list[int]:
+            return [c for c in by_face.get(f, ()) if not (hist.get(c, NO_TAGS) & banned)]
+
         out = []
         for s in range(4):
-            if self.free(w, s * 8 + KING, CLASS_M) and self.free(w, s * 8 + QUEEN, CLASS_M):
+            k, q = s * 8 + KING, s * 8 + QUEEN
+            if k in by_face and q in by_face and free(k, CLASS_M) and free(q, CLASS_M):
                 out.append(40 if s == self.trump else 20)
+        seq_faces = [self.trump * 8 + r for r in SEQ_RANKS]
         seq_ban = {"sequence"} | ({"marriage"} if self.o["marriage_to_sequence"] == "false"
                                   else set())
-        if all(self.free(w, self.trump * 8 + r, seq_ban) for r in (ACE, TEN, KING, QUEEN,
-                                                                    JACK)):
+        if all(f in by_face for f in seq_faces) and all(free(f, seq_ban) for f in seq_faces):
             out.append(250)     # A, 10 and J can never be in class M yet: rule 3 holds
         q, j = self.bezique_faces()
-        if self.free(w, q, CLASS_B) and self.free(w, j, CLASS_B):
-            out.append(40)
-        dq, dj = self.free(w, q, {"double"}), self.free(w, j, {"double"})
-        new = [c for c in dq + dj if not self.hist.get(c, set()) & CLASS_B]
-        if self.o["double_bezique"] == "all_at_once":
-            dq, dj = self.free(w, q, CLASS_B), self.free(w, j, CLASS_B)
-        if len(dq) >= 2 and len(dj) >= 2 and new:
-            out.append(500)
+        if q in by_face and j in by_face:
+            if free(q, CLASS_B) and free(j, CLASS_B):
+                out.append(40)
+            dq, dj = free(q, {"double"}), free(j, {"double"})
+            new = [c for c in dq + dj if not hist.get(c, NO_TAGS) & CLASS_B]
+            if self.o["double_bezique"] == "all_at_once":
+                dq, dj = free(q, CLASS_B), free(j, CLASS_B)
+            if len(dq) >= 2 and len(dj) >= 2 and new:
+                out.append(500)
         for kind, r in FOURS.items():
-            held = [c for c in self.hands[w] if rank(c) == r
-                    and "four" not in self.hist.get(c, set())]
-            if len(held) >= 4:
+            cards = by_rank.get(r, ())
+            if len(cards) >= 4 and sum("four" not in hist.get(c, NO_TAGS) for c in cards) >= 4:
                 out.append(POINTS[kind])
         return out
 
@@ -658,8 +710,10 @@ class Hand:
     def hand_end(self) -> bool:
         pts = [sum(self.points[s].values()) for s in range(2)]
         row = self.g.take(C.TR_HAND_POINTS, "hand points")
+        expect_no_negative(row, 2, "hand points")
         expect(row[1:8] == [self.n, *pad4(pts), 0, 0], "hand points = the events", row, pts)
         row = self.g.take(C.TR_HAND_END, "hand end")
+        expect_no_negative(row, 2, "score after the hand")
         before = list(self.g.scores)
         self.g.scores = [before[s] + pts[s] for s in range(2)]
         expect(row[1:8] == [self.n, *pad4(self.g.scores), 0, 0], "hand end totals", row, pts)
@@ -702,10 +756,13 @@ class PolishHand(Hand):
     def __init__(self, game: Game, number: int, dealer: int) -> None:
         super().__init__(game, number, dealer)
         self.open: list[list[int]] = [[], []]     # seat -> its open cards (R5.1)
+        self.open_set: set[int] = set()           # both seats' (an index of ``open``)
+        self.open_faces: list[dict[int, list[int]]] = [{}, {}]  # seat -> face -> open cards
         self.new: list[int] = []                  # cards that joined them on this trick
         self.taken_turnup = -1                    # the turn-up won by the exchange (R5.3)
         self.declaring = [0, 0]                   # tricks with >= 1 combination scored
         self.compounds = [0, 0]                   # tricks with >= 2 (R5.2)
+        self.banned_tags: dict[int, set[str]] = {}  # kind -> banned(kind), options fixed
 
     def deal(self) -> None:
         super().deal()
@@ -714,8 +771,7 @@ class PolishHand(Hand):
 
     def after_play(self, t: int, seat: int, card: int, stage1: bool) -> None:
         """Nothing scores on a play in Polish; an open card is never played (R5.1)."""
-        expect(card not in self.open[0] and card not in self.open[1],
-               "an open card was played (R5.1)", card)
+        expect(card not in self.open_set, "an open card was played (R5.1)", card)
 
     # --- a trick ------------------------------------------------------------------------------
     def trick(self, t: int, leader: int) -> int:
@@ -752,10 +808,15 @@ class PolishHand(Hand):
         row = self.g.take(C.TR_OPEN, "open card")
         card = row[4]
         expect(row[1:4] == [self.n, t, w], "a card joins the trick winner's open cards", row)
-        expect(all(card not in self.open[s] and card not in self.hands[s] for s in range(2)),
+        expect(card not in self.open_set and all(card not in h for h in self.hands),
                "an open card twice, or still in a hand (R5.1)", card)
-        self.open[w].append(card)
+        self.add_open(w, card)
         self.new.append(card)
+
+    def add_open(self, w: int, card: int) -> None:
+        self.open[w].append(card)
+        self.open_set.add(card)
+        self.open_faces[w].setdefault(face(card), []).append(card)
 
     def open_cards(self, t: int, w: int, cards: list[int]) -> None:
         """R5.1: exactly the trick's A, K, Q, J and ten of trumps join the winner's open cards."""
@@ -806,54 +867,70 @@ class PolishHand(Hand):
     def banned(self, kind: int) -> set[str]:
         """History tags that keep a copy out of ``kind``: R1.9 rule 1 (its own kind), plus the
         options that bar growth from an earlier trick's declaration (R9)."""
-        out = {tag(kind)}
-        if kind == C.K_SEQUENCE and self.o["marriage_to_sequence"] == "false":
-            out.add("marriage")
-        if kind == C.K_DOUBLE_BEZIQUE and self.o["double_bezique"] == "all_at_once":
-            out.add("bezique")
+        out = self.banned_tags.get(kind)
+        if out is None:
+            out = {tag(kind)}
+            if kind == C.K_SEQUENCE and self.o["marriage_to_sequence"] == "false":
+                out.add("marriage")
+            if kind == C.K_DOUBLE_BEZIQUE and self.o["double_bezique"] == "all_at_once":
+                out.add("bezique")
+            self.banned_tags[kind] = out
         return out
 
-    def free_open(self, w: int, kind: int, match) -> list[int]:
-        """The seat's open copies matching ``match`` that may still score in ``kind``."""
+    def free_open(self, by_face: dict[int, list[int]], kind: int, faces) -> list[int]:
+        """The open copies of ``faces`` (``by_face``: a seat's open cards by face) that may
+        still score in ``kind``."""
         banned = self.banned(kind)
-        return [c for c in self.open[w] if match(c) and not banned & self.hist.get(c, set())]
+        hist = self.hist
+        return [c for f in faces for c in by_face.get(f, ()) if not banned & hist.get(c, NO_TAGS)]
 
     def completed(self, w: int) -> list[tuple[int, int]]:
         """(kind, extra) of every combination the new cards complete with w's open cards:
         made of open cards only, at least one of them new, no copy reused in its kind (R1.9
         rule 1; rules 2-4 do not apply; options as in ``banned``). One per kind, per suit for
-        marriages. The compound is judged whole: on the history before this trick."""
+        marriages. The compound is judged whole: on the history before this trick.
+        A kind none of whose faces is among the new cards cannot be completed now, so it is
+        not looked at (speed: the soak walks millions of tricks)."""
         new = set(self.new)
         out = []
         if not new:
             return out
+        new_faces = {face(c) for c in new}
+        new_ranks = {rank(c) for c in new}
+        by_face = self.open_faces[w]
 
         def fresh(*groups):
             return any(c in new for g in groups for c in g)
 
         for s in range(4):
-            k = self.free_open(w, C.K_COMMON_MARRIAGE, lambda c, s=s: face(c) == s * 8 + KING)
-            q = self.free_open(w, C.K_COMMON_MARRIAGE, lambda c, s=s: face(c) == s * 8 + QUEEN)
+            kf, qf = s * 8 + KING, s * 8 + QUEEN
+            if kf not in new_faces and qf not in new_faces:
+                continue
+            k = self.free_open(by_face, C.K_COMMON_MARRIAGE, (kf,))
+            q = self.free_open(by_face, C.K_COMMON_MARRIAGE, (qf,))
             if k and q and fresh(k, q):
                 royal = s == self.trump
                 out.append((C.K_ROYAL_MARRIAGE if royal else C.K_COMMON_MARRIAGE, s + 1))
-        seq = [self.free_open(w, C.K_SEQUENCE, lambda c, r=r: face(c) == self.trump * 8 + r)
-               for r in (ACE, TEN, KING, QUEEN, JACK)]
-        if all(seq) and fresh(*seq):
-            out.append((C.K_SEQUENCE, 0))
+        seq_faces = [self.trump * 8 + r for r in SEQ_RANKS]
+        if new_faces.intersection(seq_faces):
+            seq = [self.free_open(by_face, C.K_SEQUENCE, (f,)) for f in seq_faces]
+            if all(seq) and fresh(*seq):
+                out.append((C.K_SEQUENCE, 0))
         bq, bj = self.bezique_faces()
-        q1 = self.free_open(w, C.K_BEZIQUE, lambda c: face(c) == bq)
-        j1 = self.free_open(w, C.K_BEZIQUE, lambda c: face(c) == bj)
-        if q1 and j1 and fresh(q1, j1):
-            out.append((C.K_BEZIQUE, 0))
-        q2 = self.free_open(w, C.K_DOUBLE_BEZIQUE, lambda c: face(c) == bq)
-        j2 = self.free_open(w, C.K_DOUBLE_BEZIQUE, lambda c: face(c) == bj)
-        if len(q2) >= 2 and len(j2) >= 2 and fresh(q2, j2):
-            out.append((C.K_DOUBLE_BEZIQUE, 0))
+        if bq in new_faces or bj in new_faces:
+            q1 = self.free_open(by_face, C.K_BEZIQUE, (bq,))
+            j1 = self.free_open(by_face, C.K_BEZIQUE, (bj,))
+            if q1 and j1 and fresh(q1, j1):
+                out.append((C.K_BEZIQUE, 0))
+            q2 = self.free_open(by_face, C.K_DOUBLE_BEZIQUE, (bq,))
+            j2 = self.free_open(by_face, C.K_DOUBLE_BEZIQUE, (bj,))
+            if len(q2) >= 2 and len(j2) >= 2 and fresh(q2, j2):
+                out.append((C.K_DOUBLE_BEZIQUE, 0))
         for kind, r in FOURS.items():
-            four = self.free_open(w, kind, lambda c, r=r: rank(c) == r)
-            if len(four) >= 4 and fresh(four):
-                out.append((kind, 0))
+            if r in new_ranks:
+                four = self.free_open(by_face, kind, [s * 8 + r for s in range(4)])
+                if len(four) >= 4 and fresh(four):
+                    out.append((kind, 0))
         return out
 
     def compound(self, t: int, w: int) -> None:
@@ -878,10 +955,10 @@ class PolishHand(Hand):
         for kind, cards in tags:        # the copies' history grows once the compound is whole
             for c in cards:
                 self.hist.setdefault(c, set()).add(tag(kind))
-        expect(sorted(got) == sorted(want),
-               "the compound is not every combination the trick completes (R5.2)",
-               "declared", got, "completed", want, "open", sorted(self.open[w]),
-               "new", self.new)
+        if sorted(got) != sorted(want):        # (the message sorts: not on every trick)
+            raise Violation("the compound is not every combination the trick completes (R5.2): "
+                            f"declared {got} completed {want} open {sorted(self.open[w])} "
+                            f"new {self.new}")
         if got:
             self.declaring[w] += 1
             if len(got) > 1:
@@ -933,7 +1010,6 @@ RUBICON_CARDS = frozenset(range(128))
 RUBICON_STAGE1 = 55          # R6.1: 110 stock cards, two a trick
 RUBICON_TRICKS = 64
 COURT = (KING, QUEEN, JACK)
-SEQ_RANKS = (ACE, TEN, KING, QUEEN, JACK)
 BEZ_LEVEL = {C.K_BEZIQUE: 1, C.K_DOUBLE_BEZIQUE: 2, C.K_TRIPLE_BEZIQUE: 3,
              C.K_QUADRUPLE_BEZIQUE: 4}
 R_POINTS = {C.K_COMMON_MARRIAGE: 20, C.K_ROYAL_MARRIAGE: 40, C.K_SEQUENCE: 250,
@@ -1043,6 +1119,7 @@ class RubiconHand(Hand):
     def event(self, trick: int, seat: int, kind: int, status: int = C.EV_SCORED,
               extra: int = 0, points: int | None = None) -> list[int]:
         row = self.g.take(C.TR_EVENT, f"event {C.KIND_NAMES[kind]}")
+        expect_event_points(row)
         pts = 0 if status == C.EV_LOST else R_POINTS[kind]
         want = [self.n, trick, seat, kind, status, extra, pts]
         expect(row[1:8] == want, "event", row[1:8], "expected", want)
@@ -1075,6 +1152,12 @@ class RubiconHand(Hand):
     def after_play(self, t: int, seat: int, card: int, stage1: bool) -> None:
         """R1.10: a played card kills every combination shown to score with it; R6.6: it breaks
         every intact declared combination it is in, freeing the others to re-form."""
+        if self.shown[seat]:
+            self.lose_shown(t, seat, card)
+        if self.active.get(card):    # its tags: the intact combinations it is in
+            self.break_intact(seat, card)
+
+    def lose_shown(self, t: int, seat: int, card: int) -> None:
         dead = [key for key, (_, _, cards) in self.shown[seat].items() if card in cards]
         want = sorted(self.shown[seat][key][:2] for key in dead)
         got = []
@@ -1087,6 +1170,8 @@ class RubiconHand(Hand):
         expect(sorted(got) == want, "lost combinations", got, want)
         for key in dead:
             del self.shown[seat][key]
+
+    def break_intact(self, seat: int, card: int) -> None:
         keep = []
         for tg, cs in self.intact[seat]:
             if card in cs:
@@ -1108,11 +1193,11 @@ class RubiconHand(Hand):
 
     # --- what a copy may still score in (R1.9 as amended by R6.6) ---------------------------
     def may(self, c: int, tg: str) -> bool:
-        if tg in self.active.get(c, ()):
-            return False             # same kind while its combination is intact (re-forming)
         ever = self.ever.get(c)
         if not ever:
-            return True
+            return True              # never declared (its active tags are a part of ever)
+        if tg in self.active.get(c, ()):
+            return False             # same kind while its combination is intact (re-forming)
         if not self.any_class and any(R_CLASS[e] > R_CLASS[tg] for e in ever):
             return False             # never back to an earlier class (R6.6 later_class)
         if tg == "marriage":
@@ -1128,24 +1213,33 @@ class RubiconHand(Hand):
     def legal_codes(self, w: int) -> dict[tuple[int, int], tuple[int, int]]:
         """Every combination w may score now: family -> (kind, extra) (R1.8, R6.2-R6.6)."""
         by_face: dict[int, list[int]] = {}
+        by_rank: dict[int, list[int]] = {}
         for c in self.hands[w]:
             by_face.setdefault(face(c), []).append(c)
+            by_rank.setdefault(rank(c), []).append(c)
+        may = self.may
 
         def n_free(f: int, tg: str) -> int:
-            return sum(self.may(c, tg) for c in by_face.get(f, ()))
+            return sum(1 for c in by_face.get(f, ()) if may(c, tg))
 
         out = {}
         for s in range(4):
-            if n_free(s * 8 + KING, "marriage") and n_free(s * 8 + QUEEN, "marriage"):
+            k, q = s * 8 + KING, s * 8 + QUEEN
+            if k not in by_face or q not in by_face:
+                continue             # no marriage, no sequence of this suit
+            if n_free(k, "marriage") and n_free(q, "marriage"):
                 out[(0, s)] = self.worth(0, s)
-            if all(n_free(s * 8 + r, "sequence") for r in SEQ_RANKS):
+            faces = [s * 8 + r for r in SEQ_RANKS]
+            if all(f in by_face for f in faces) and all(n_free(f, "sequence") for f in faces):
                 out[(1, s)] = self.worth(1, s)
-        for kind, level in BEZ_LEVEL.items():
-            tg = R_TAG[kind]
-            if n_free(Q_SPADES, tg) >= level and n_free(J_DIAMONDS, tg) >= level:
-                out[family(kind, 0)] = (kind, 0)
+        if Q_SPADES in by_face and J_DIAMONDS in by_face:
+            for kind, level in BEZ_LEVEL.items():
+                tg = R_TAG[kind]
+                if n_free(Q_SPADES, tg) >= level and n_free(J_DIAMONDS, tg) >= level:
+                    out[family(kind, 0)] = (kind, 0)
         for kind, r in FOURS.items():
-            if sum(self.may(c, "four") for c in self.hands[w] if rank(c) == r) >= 4:
+            cards = by_rank.get(r, ())
+            if len(cards) >= 4 and sum(1 for c in cards if may(c, "four")) >= 4:
                 out[family(kind, 0)] = (kind, 0)
         return out
 
@@ -1306,8 +1400,10 @@ class RubiconHand(Hand):
     def hand_end(self) -> bool:
         pts = [sum(self.points[s].values()) for s in range(2)]
         row = self.g.take(C.TR_HAND_POINTS, "hand points")
+        expect_no_negative(row, 2, "hand points")
         expect(row[1:8] == [self.n, *pad4(pts), 0, 0], "hand points = the events", row, pts)
         row = self.g.take(C.TR_HAND_END, "hand end")
+        expect_no_negative(row, 2, "score after the hand")
         self.g.scores = pts
         expect(row[1:8] == [self.n, *pad4(pts), 0, 0], "hand end totals", row, pts)
         self.g.hand_rows.append(self.batch_rows())
@@ -1414,6 +1510,33 @@ def test_checker_catches_a_broken_trace():
         bad[i][field] = change(bad[i][field])
         with pytest.raises(Violation):
             Game(rules, bad, batch).run()
+
+
+@pytest.mark.parametrize("rules", [PRESETS[0], PRESETS[2], Rules.make("four_handed_partners")],
+                         ids=lambda r: r.variant)
+def test_checker_catches_negative_scores(rules):
+    """Scores are never negative (issue 9): a negative event, hand total, score after a hand,
+    final score, or points of a kind in the outcome rows are each reported as negative."""
+    seats = ["random"] * rules.players
+    batch, trace = trace_one(rules, seats, 5, 0)
+    rows = trace.tolist()
+    Game(rules, rows, batch, seats).run()
+
+    def first(record: int) -> int:
+        return next(i for i, r in enumerate(rows) if r[0] == record)
+
+    for i, field, match in ((first(C.TR_EVENT), 7, "negative points in an event"),
+                            (first(C.TR_HAND_POINTS), 2, "negative hand points"),
+                            (first(C.TR_HAND_END), 3, "negative score after the hand"),
+                            (len(rows) - 1, 2, "negative final score")):
+        bad = [list(r) for r in rows]
+        bad[i][field] = -10
+        with pytest.raises(Violation, match=match):
+            Game(rules, bad, batch, seats).run()
+    bad_batch = trace_one(rules, seats, 5, 0)[0]
+    bad_batch.hand_seat[0, 0, 1, C.HS_KIND + C.K_LAST_TRICK] = -10
+    with pytest.raises(Violation, match="negative value in hand_seat"):
+        Game(rules, rows, bad_batch, seats).run()
 
 
 def test_checker_rules_on_the_worked_examples():
@@ -1535,7 +1658,8 @@ def _polish_hand(trump: int, open_cards: list[int], new: list[int],
     rules = Rules.make("polish", options or {})
     hand = PolishHand(Game(rules, [], None), 0, 0)
     hand.trump = trump
-    hand.open[0] = list(open_cards) + list(new)
+    for card in list(open_cards) + list(new):
+        hand.add_open(0, card)
     hand.new = list(new)
     hand.hist = hist or {}
     return hand
