@@ -206,25 +206,17 @@ def replay_differences(rules, policies: tuple[str, ...], seed: int, game_start: 
     """Replay = batch (a conformance invariant, as ``test_conformance.Sample``): the outcome
     rows of each traced game that passed the checker equal those the batch engine writes for
     the same games; only the rows a game uses are compared. (game, difference) per game."""
-    import numpy as np
+
+    from test_conformance import batch_difference
 
     from bezsim.engine import api
-    from bezsim.engine import constants as C
 
     batch = api.run_games(rules, list(policies), seed, game_start, games, parallel=False)
     out = []
     for game, one in traced.items():
-        g = game - game_start
-        hands = int(one.game_info[0, C.GI_HANDS])
-        events = int(one.game_info[0, C.GI_N_EVENTS])
-        for name, a, b in (
-                ("game_info", one.game_info[0], batch.game_info[g]),
-                ("hand_info", one.hand_info[0, :hands], batch.hand_info[g, :hands]),
-                ("hand_seat", one.hand_seat[0, :hands], batch.hand_seat[g, :hands]),
-                ("events", one.events[0, :events], batch.events[g, :events])):
-            if a.shape != b.shape or not np.array_equal(a, b):
-                out.append((game, f"trace_one and run_games differ: {name}"))
-                break
+        name = batch_difference(one, batch, game - game_start)
+        if name is not None:
+            out.append((game, f"trace_one and run_games differ: {name}"))
     return out
 
 

@@ -1456,20 +1456,29 @@ class Sample:
         same_as_batch(rules, policies, seed, traced)
 
 
+def batch_difference(one, batch, g: int) -> str | None:
+    """The first outcome array in which traced game ``one`` differs from game ``g`` of
+    ``batch`` (only the rows a game uses are compared), or None: replay = batch."""
+    hands = int(one.game_info[0, C.GI_HANDS])
+    events = int(one.game_info[0, C.GI_N_EVENTS])
+    for name, a, b in (
+            ("game_info", one.game_info[0], batch.game_info[g]),
+            ("hand_info", one.hand_info[0, :hands], batch.hand_info[g, :hands]),
+            ("hand_seat", one.hand_seat[0, :hands], batch.hand_seat[g, :hands]),
+            ("events", one.events[0, :events], batch.events[g, :events])):
+        if a.shape != b.shape or not np.array_equal(a, b):
+            return name
+    return None
+
+
 def same_as_batch(rules: Rules, policies: list[str], seed: int, traced: list) -> None:
     """Replay = batch: each traced game's outcome rows are the rows ``run_games`` writes for
-    that game (only the rows a game uses are compared)."""
+    that game."""
     batch = run_games(rules, list(policies), seed, 0, len(traced))
     for g, one in enumerate(traced):
-        hands = int(one.game_info[0, C.GI_HANDS])
-        events = int(one.game_info[0, C.GI_N_EVENTS])
-        for name, a, b in (
-                ("game_info", one.game_info[0], batch.game_info[g]),
-                ("hand_info", one.hand_info[0, :hands], batch.hand_info[g, :hands]),
-                ("hand_seat", one.hand_seat[0, :hands], batch.hand_seat[g, :hands]),
-                ("events", one.events[0, :events], batch.events[g, :events])):
-            expect(np.array_equal(a, b), f"trace_one and run_games differ: {name}",
-                   f"[seed {seed} game {g} {policies} {rules.to_json()}]")
+        name = batch_difference(one, batch, g)
+        expect(name is None, f"trace_one and run_games differ: {name}",
+               f"[seed {seed} game {g} {policies} {rules.to_json()}]")
 
 
 def check_until(rules: Rules, policies: list[str], seed: int, hands: int) -> tuple[int, int]:
