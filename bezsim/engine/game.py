@@ -217,17 +217,29 @@ def trace_seats(S, kind, first, values, players, last, last2):
     trace_add(S, kind, first, v0, v1, v2, v3, last, last2)
 
 
+BATCH_BLOCKS = 256     # parallel work items of a batch: each plays a run of games in one state
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def run_batch(params, pol_ids, pol_params, fns, seed, game_start, hand_seat, hand_info, game_info,
               events):
-    """Play games game_start .. game_start + n - 1, one output row each, in parallel."""
+    """Play games game_start .. game_start + n - 1, one output row each, in parallel.
+
+    Games are split into consecutive blocks that reuse one state buffer (reset_game between
+    games, as run_serial) instead of allocating and zeroing 24 KB for every game. Each game
+    still depends only on its index, so the blocks change no result."""
     players = params[PR_PLAYERS]
     n = game_info.shape[0]
-    for i in prange(n):
+    blocks = min(n, BATCH_BLOCKS)
+    for b in prange(blocks):
+        lo = b * n // blocks
+        hi = (b + 1) * n // blocks
         S = new_state(events.shape[1], 0)
         rng = np.zeros((1 + players, 4), np.uint64)
-        play_game(params, pol_ids, pol_params, fns, seed, game_start + i, hand_seat[i],
-                  hand_info[i], game_info[i], events[i], S, rng)
+        for i in range(lo, hi):
+            reset_game(S)
+            play_game(params, pol_ids, pol_params, fns, seed, game_start + i, hand_seat[i],
+                      hand_info[i], game_info[i], events[i], S, rng)
 
 
 @njit(cache=True, nogil=True)

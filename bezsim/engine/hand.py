@@ -101,7 +101,7 @@ from bezsim.engine.melds import (
     set_roles,
 )
 from bezsim.engine.open_cards import open_cards_trick
-from bezsim.engine.rng import below
+from bezsim.engine.rng import shuffle_range
 from bezsim.engine.state import (
     CNT_WIDTH,
     CTR_STOCK_POS,
@@ -181,11 +181,7 @@ def deal(params, S, rng, hand_no, dealer):
     n_cards = params[PR_PACKS] * 32
     for i in range(n_cards):
         S[O_STOCK + i] = i
-    for i in range(n_cards - 1, 0, -1):
-        j = below(rng[0], i + 1)
-        tmp = S[O_STOCK + i]
-        S[O_STOCK + i] = S[O_STOCK + j]
-        S[O_STOCK + j] = tmp
+    shuffle_range(rng[0], S, O_STOCK, n_cards)
     pos = 0
     for b in (params[PR_DEAL_B1], params[PR_DEAL_B2], params[PR_DEAL_B3]):
         for k in range(1, players + 1):
@@ -373,8 +369,8 @@ def play_trick(params, S, rng, pol_ids, pol_params, fns, leader, other, n_in, ha
             seat = leader if k == 0 else other
         n = legal_plays(S, seat, k, trump, stage, duty)
         i = decide(S, rng, pol_ids, pol_params, fns, D_PLAY, seat, n)
-        play_card(params, S, seat, S[O_ACTS + i], hand_no, t, n, i)   # in hand order when
-        # the offer is the whole hand; take checks the hint
+        play_card(params, S, seat, S[O_ACTS + i], hand_no, t, n, S[O_SCRATCH + i])   # the
+        # card's place in the hand (legal_plays), so take need not search
     wi = winning_index(S, n_in, trump)
     if n_in == players:
         return (leader + wi) % players
@@ -391,8 +387,7 @@ def finish_trick(params, S, winner, n_in, hand_no, trick_no, n_tricks, stage1_tr
     for k in range(n_in):
         c = S[O_TRICK + k]
         r = c & 7
-        if r == ACE or r == TEN:
-            brisques += params[PR_BRISQUE_VALUE]
+        brisques += params[PR_BRISQUE_VALUE] * ((r == ACE) | (r == TEN))   # no branch
         S[O_LOC + c] = LOC_PLAYED
         reveal_all(S, players, c, V_PLAYED)
     if trace_on(S):
@@ -528,8 +523,8 @@ def resume_after_play(params, S, rng, pol_ids, pol_params, fns, card):
     for k in range(k0 + 1, players):
         seat = (leader + k) % players
         n = legal_plays(S, seat, k, trump, stage, duty)
-        c = S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_PLAY, seat, n)]
-        play_card(params, S, seat, c, hand_no, t, n)
+        i = decide(S, rng, pol_ids, pol_params, fns, D_PLAY, seat, n)
+        play_card(params, S, seat, S[O_ACTS + i], hand_no, t, n, S[O_SCRATCH + i])
     winner = (leader + winning_index(S, players, trump)) % players
     if stage == 1:
         after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,

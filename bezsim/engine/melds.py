@@ -88,6 +88,7 @@ from bezsim.engine.state import (
     INSTANCE_WIDTH,
     N_MAX,
     O_BUF,
+    O_CNT,
     O_HAND_CNT,
     O_HAND_N,
     O_HANDS,
@@ -260,7 +261,9 @@ def set_roles(params, S):
         s = f >> 3
         base = f * ROLES_PER_FACE
         for j in range(ROLES_PER_FACE):
-            S[O_ROLE_SLOT + base + j] = CN_NONE
+            # unused roles feed scratch counts, a different one for each role: counting a
+            # card is then no chain of updates to one word (~2% of a two-player hand)
+            S[O_ROLE_SLOT + base + j] = CN_NONE + j % (CNT_WIDTH - CN_NONE)
             S[O_ROLE_MASK + base + j] = 0
         at = base
         if r == KING or r == QUEEN:
@@ -360,6 +363,16 @@ def exchange_possible(S):
     return S[O_SC + SC_EXCHANGED] == 0 and turnup != NO_CARD and (turnup & 7) != SEVEN
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _offer_if(S, out, n, ok, kind, suit, points):
+    """``_offer`` without a branch: the entry is written either way and kept only if ``ok``
+    (past the offer lie earlier offers anyway). Whether a seat holds a combination is random,
+    so a branch on it is mispredicted about as often as not."""
+    S[out + n] = kind * 4 + suit
+    S[out + ACTIONS_MAX + n] = points
+    return n + (1 if ok else 0)
+
+
 @njit(cache=True, _nrt=False)
 def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
     """Write the declarations ``seat`` may make now at S[out:] (codes) and
@@ -367,6 +380,7 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
 
     ``allow_combo``: a combination may still score on this win (R1.10: one per trick).
     ``allow_seven``: the seven of trumps may still be exchanged or declared (R2.3).
+    Written without branches on the counts (``_offer_if``): they depend on random cards.
     """
     cnt = O_HAND_CNT + seat * CNT_WIDTH     # kept up to date as cards come and go
     trump = S[O_SC + SC_TRUMP]
@@ -374,44 +388,47 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
     n = 0
     if allow_combo:
         for s in range(4):
-            if S[cnt + CN_KING + s] > 0 and S[cnt + CN_QUEEN + s] > 0:
-                kind = K_ROYAL_MARRIAGE if (s == trump or undecided) else K_COMMON_MARRIAGE
-                n = _offer(S, out, n, kind, s, params[PR_POINTS + kind])
+            ok = (S[cnt + CN_KING + s] > 0) & (S[cnt + CN_QUEEN + s] > 0)
+            kind = K_ROYAL_MARRIAGE if (s == trump or undecided) else K_COMMON_MARRIAGE
+            n = _offer_if(S, out, n, ok, kind, s, params[PR_POINTS + kind])
+        plain = params[PR_PLAIN_SEQUENCE] != 0
         for s in range(4):
-            if s != trump and not params[PR_PLAIN_SEQUENCE]:
+            if s != trump and not plain:
                 continue
             at = cnt + seq_slot(s, trump)
-            if (S[at + ACE] > 0 and S[at + TEN] > 0 and S[at + KING] > 0
-                    and S[at + QUEEN] > 0 and S[at + JACK] > 0):
-                # no sequence in trumps before trumps are fixed (R6.2): the first one is plain
-                kind = K_SEQUENCE if s == trump else K_PLAIN_SEQUENCE
-                suit = 0 if kind == K_SEQUENCE else s     # the trump sequence has no suit code
-                n = _offer(S, out, n, kind, suit, params[PR_POINTS + kind])
-        if S[cnt + CN_BQ_SINGLE] > 0 and S[cnt + CN_BJ_SINGLE] > 0:
-            n = _offer(S, out, n, K_BEZIQUE, 0, params[PR_POINTS + K_BEZIQUE])
+            ok = ((S[at + ACE] > 0) & (S[at + TEN] > 0) & (S[at + KING] > 0)
+                  & (S[at + QUEEN] > 0) & (S[at + JACK] > 0))
+            # no sequence in trumps before trumps are fixed (R6.2): the first one is plain
+            kind = K_SEQUENCE if s == trump else K_PLAIN_SEQUENCE
+            suit = 0 if kind == K_SEQUENCE else s     # the trump sequence has no suit code
+            n = _offer_if(S, out, n, ok, kind, suit, params[PR_POINTS + kind])
+        n = _offer_if(S, out, n, (S[cnt + CN_BQ_SINGLE] > 0) & (S[cnt + CN_BJ_SINGLE] > 0),
+                      K_BEZIQUE, 0, params[PR_POINTS + K_BEZIQUE])
         if params[PR_PARTNERS]:
             n = _offer_beziques(params, S, cnt, (seat + 2) & 3, out, n)
         else:
             # ordinary: a double or triple needs one card new to the bezique class (R1.9
             # rule 3); written out (not via _offer_beziques): measured faster
-            fresh = (S[cnt + CN_BQ_SINGLE] + S[cnt + CN_BJ_SINGLE] > 0
-                     or params[PR_REUSE] != REUSE_ORDINARY)
-            if S[cnt + CN_BQ_DOUBLE] >= 2 and S[cnt + CN_BJ_DOUBLE] >= 2 and fresh:
-                n = _offer(S, out, n, K_DOUBLE_BEZIQUE, 0, params[PR_POINTS + K_DOUBLE_BEZIQUE])
+            fresh = ((S[cnt + CN_BQ_SINGLE] + S[cnt + CN_BJ_SINGLE] > 0)
+                     | (params[PR_REUSE] != REUSE_ORDINARY))
+            n = _offer_if(S, out, n,
+                          (S[cnt + CN_BQ_DOUBLE] >= 2) & (S[cnt + CN_BJ_DOUBLE] >= 2) & fresh,
+                          K_DOUBLE_BEZIQUE, 0, params[PR_POINTS + K_DOUBLE_BEZIQUE])
             for level in range(3, params[PR_BEZ_LEVELS] + 1):
                 at = cnt + CN_BQ_TRIPLE + 2 * (level - 3)
-                if S[at] >= level and S[at + 1] >= level and fresh:
-                    kind = BEZ_KINDS[level - 1]
-                    n = _offer(S, out, n, kind, 0, params[PR_POINTS + kind])
+                kind = BEZ_KINDS[level - 1]
+                n = _offer_if(S, out, n, (S[at] >= level) & (S[at + 1] >= level) & fresh,
+                              kind, 0, params[PR_POINTS + kind])
         for r in (ACE, KING, QUEEN, JACK):
-            if S[cnt + CN_FOUR + r] >= 4:
-                kind = FOUR_KINDS[r]
-                n = _offer(S, out, n, kind, 0, params[PR_POINTS + kind])
-    if allow_seven and S[cnt + CN_SEVEN] > 0:
-        if exchange_possible(S):
-            n = _offer(S, out, n, K_SEVEN_EXCHANGE, 0, params[PR_POINTS + K_SEVEN_EXCHANGE])
-        if params[PR_SEVEN_WHEN] == SEVEN_WHEN_DECLARED:
-            n = _offer(S, out, n, K_SEVEN_DECLARE, 0, params[PR_POINTS + K_SEVEN_DECLARE])
+            kind = FOUR_KINDS[r]
+            n = _offer_if(S, out, n, S[cnt + CN_FOUR + r] >= 4, kind, 0,
+                          params[PR_POINTS + kind])
+    if allow_seven:
+        seven = S[cnt + CN_SEVEN] > 0
+        n = _offer_if(S, out, n, seven & exchange_possible(S), K_SEVEN_EXCHANGE, 0,
+                      params[PR_POINTS + K_SEVEN_EXCHANGE])
+        n = _offer_if(S, out, n, seven & (params[PR_SEVEN_WHEN] == SEVEN_WHEN_DECLARED),
+                      K_SEVEN_DECLARE, 0, params[PR_POINTS + K_SEVEN_DECLARE])
     return n
 
 
@@ -434,27 +451,68 @@ def _pick(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out):
     best = NO_CARD
     best_key = -1
     n_faces = 4 if by_rank else 1
+    # copies come in increasing id, so "lowest id on ties" is "first on ties"; written
+    # without branches on the cards (which copy is where is random: mispredicted branches
+    # were most of the Polish compound's cost)
     for k in range(n_faces * packs):
         face = (k % 4) * 8 + match if by_rank else match
         c = face + 32 * (k // n_faces)
         loc = S[O_LOC + c]
-        if loc != loc_a and loc != loc_b and loc != loc_c:
-            continue
         h = S[O_HIST + c]
-        if h & forbid:
-            continue
         taken = False
         for j in range(n_out):
-            if S[O_BUF + j] == c:
-                taken = True
-        if taken:
-            continue
+            taken |= S[O_BUF + j] == c
+        ok = (((loc == loc_a) | (loc == loc_b) | (loc == loc_c)) & ((h & forbid) == 0)
+              & (not taken))
         key = (S[O_MARK + c] * 32 + _popcount8(h) * 2
-               + (1 if loc >= LOC_TABLE else 0))
-        if key > best_key or (key == best_key and c < best):
-            best = c
-            best_key = key
+               + (1 if loc >= LOC_TABLE else 0)) if ok else -1
+        better = key > best_key
+        best = c if better else best
+        best_key = key if better else best_key
     return best
+
+
+CAND_MAX = 16      # copies of a rank: four suits of up to four packs
+
+
+@njit(cache=True, _nrt=False)
+def _pick_many(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out, count):
+    """``count`` successive ``_pick`` calls for the same face (or rank), into
+    O_BUF[n_out:n_out + count]; returns n_out + count. The candidates are looked at once:
+    their keys do not change between picks, so taking the best remaining one each time (ties:
+    lowest id, the candidates being in increasing id) is what ``_pick`` would choose. Four of
+    a kind made by four scans of eight copies each was most of the Polish compound's cost."""
+    ids = O_CNT                      # scratch: candidate ids, then their keys
+    keys = O_CNT + CAND_MAX
+    m = 0
+    n_faces = 4 if by_rank else 1
+    for k in range(n_faces * packs):
+        face = (k % 4) * 8 + match if by_rank else match
+        c = face + 32 * (k // n_faces)
+        loc = S[O_LOC + c]
+        h = S[O_HIST + c]
+        taken = False
+        for j in range(n_out):
+            taken |= S[O_BUF + j] == c
+        ok = (((loc == loc_a) | (loc == loc_b) | (loc == loc_c)) & ((h & forbid) == 0)
+              & (not taken))
+        S[ids + m] = c
+        S[keys + m] = S[O_MARK + c] * 32 + _popcount8(h) * 2 + (1 if loc >= LOC_TABLE else 0)
+        m += 1 if ok else 0
+    for i in range(count):
+        best = -1
+        best_key = -1
+        for j in range(m):
+            key = S[keys + j]
+            better = key > best_key
+            best = j if better else best
+            best_key = key if better else best_key
+        if best < 0:
+            S[O_BUF + n_out + i] = NO_CARD
+        else:
+            S[O_BUF + n_out + i] = S[ids + best]
+            S[keys + best] = -1          # taken
+    return n_out + count
 
 
 @njit(cache=True, _nrt=False)
@@ -517,9 +575,7 @@ def select_copies_at(params, S, loc_a, loc_b, loc_c, code):
         level = 2 if kind == K_DOUBLE_BEZIQUE else (3 if kind == K_TRIPLE_BEZIQUE else 4)
         forbid = bezique_forbid(params, level)
         for f in (bq, bj):
-            for _ in range(level):
-                S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, loc_c, f, False, forbid, n)
-                n += 1
+            n = _pick_many(S, packs, loc_a, loc_b, loc_c, f, False, forbid, n, level)
         if level <= 3 and not params[PR_OPEN_CARDS] and params[PR_REUSE] == REUSE_ORDINARY:
             _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, loc_c, n, bq, bj)
     else:
@@ -530,9 +586,7 @@ def select_copies_at(params, S, loc_a, loc_b, loc_c, code):
             r = QUEEN
         elif kind == K_FOUR_JACKS:
             r = JACK
-        for _ in range(4):
-            S[O_BUF + n] = _pick(S, packs, loc_a, loc_b, loc_c, r, True, H_FOUR, n)
-            n += 1
+        n = _pick_many(S, packs, loc_a, loc_b, loc_c, r, True, H_FOUR, 0, 4)
     return n
 
 

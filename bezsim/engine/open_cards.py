@@ -179,9 +179,11 @@ def sevens_of_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, tri
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _add(S, n, code):
+def _add_if(S, n, ok, code):
+    """Append ``code`` to the compound list if ``ok``, without a branch (see
+    melds._offer_if): the slot past the list is scratch."""
     S[O_COMPOUND + n * 8] = code
-    return n + 1
+    return n + (1 if ok else 0)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -195,29 +197,25 @@ def completed_combinations(params, S, seat):
     trump = S[O_SC + SC_TRUMP]
     n = 0
     for s in range(4):
-        if (S[cnt + CN_KING + s] > 0 and S[cnt + CN_QUEEN + s] > 0
-                and S[new + CN_KING + s] + S[new + CN_QUEEN + s] > 0):
-            kind = K_ROYAL_MARRIAGE if s == trump else K_COMMON_MARRIAGE
-            n = _add(S, n, kind * 4 + s)
-    complete = True
-    fresh = 0
+        kind = K_ROYAL_MARRIAGE if s == trump else K_COMMON_MARRIAGE
+        n = _add_if(S, n, (S[cnt + CN_KING + s] > 0) & (S[cnt + CN_QUEEN + s] > 0)
+                    & (S[new + CN_KING + s] + S[new + CN_QUEEN + s] > 0), kind * 4 + s)
     seq = seq_slot(trump, trump)
-    for r in (ACE, TEN, KING, QUEEN, JACK):
-        complete = complete and S[cnt + seq + r] > 0
-        fresh += S[new + seq + r]
-    if complete and fresh > 0:
-        n = _add(S, n, K_SEQUENCE * 4)
-    if (S[cnt + CN_BQ_SINGLE] > 0 and S[cnt + CN_BJ_SINGLE] > 0
-            and S[new + CN_BQ_SINGLE] + S[new + CN_BJ_SINGLE] > 0):
-        n = _add(S, n, K_BEZIQUE * 4)
-    double_ok = S[cnt + CN_BQ_DOUBLE] >= 2 and S[cnt + CN_BJ_DOUBLE] >= 2
+    complete = ((S[cnt + seq + ACE] > 0) & (S[cnt + seq + TEN] > 0) & (S[cnt + seq + KING] > 0)
+                & (S[cnt + seq + QUEEN] > 0) & (S[cnt + seq + JACK] > 0))
+    fresh = (S[new + seq + ACE] + S[new + seq + TEN] + S[new + seq + KING]
+             + S[new + seq + QUEEN] + S[new + seq + JACK])
+    n = _add_if(S, n, complete & (fresh > 0), K_SEQUENCE * 4)
+    n = _add_if(S, n, (S[cnt + CN_BQ_SINGLE] > 0) & (S[cnt + CN_BJ_SINGLE] > 0)
+                & (S[new + CN_BQ_SINGLE] + S[new + CN_BJ_SINGLE] > 0), K_BEZIQUE * 4)
+    double_ok = (S[cnt + CN_BQ_DOUBLE] >= 2) & (S[cnt + CN_BJ_DOUBLE] >= 2)
     if params[PR_DOUBLE_BEZ] == DOUBLE_BEZ_ALL_AT_ONCE:
-        double_ok = double_ok and S[cnt + CN_BQ_SINGLE] >= 2 and S[cnt + CN_BJ_SINGLE] >= 2
-    if double_ok and S[new + CN_BQ_DOUBLE] + S[new + CN_BJ_DOUBLE] > 0:
-        n = _add(S, n, K_DOUBLE_BEZIQUE * 4)
+        double_ok = double_ok & (S[cnt + CN_BQ_SINGLE] >= 2) & (S[cnt + CN_BJ_SINGLE] >= 2)
+    n = _add_if(S, n, double_ok & (S[new + CN_BQ_DOUBLE] + S[new + CN_BJ_DOUBLE] > 0),
+                K_DOUBLE_BEZIQUE * 4)
     for r in (ACE, KING, QUEEN, JACK):
-        if S[cnt + CN_FOUR + r] >= 4 and S[new + CN_FOUR + r] > 0:
-            n = _add(S, n, FOUR_KINDS[r] * 4)
+        n = _add_if(S, n, (S[cnt + CN_FOUR + r] >= 4) & (S[new + CN_FOUR + r] > 0),
+                    FOUR_KINDS[r] * 4)
     return n
 
 

@@ -63,3 +63,32 @@ def below(s, n):
 def uniform(s):
     """Float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, _nrt=False)
+def shuffle_range(state, a, start, n):
+    """Fisher-Yates on a[start:start + n] with the draws of ``below(state, i + 1)``, i from
+    n - 1 down to 1: the same permutation and final state, with the stream's words held in
+    registers (through ``state`` each draw reloaded them after every swap, since the compiler
+    cannot tell the two arrays apart)."""
+    s0 = state[0]
+    s1 = state[1]
+    s2 = state[2]
+    s3 = state[3]
+    for i in range(n - 1, 0, -1):
+        result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+        t = s1 << np.uint64(17)
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = _rotl(s3, 45)
+        j = np.int64(((result >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        tmp = a[start + i]
+        a[start + i] = a[start + j]
+        a[start + j] = tmp
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
