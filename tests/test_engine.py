@@ -149,3 +149,77 @@ def test_games_that_outgrow_the_event_rows_are_rerun_whole(monkeypatch):
     width = int(roomy.game_info[:, C.GI_N_EVENTS].max())
     assert tight.events.shape[1] == width
     assert np.array_equal(tight.events, roomy.events[:, :width])
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "polish", "rubicon", "four_handed_partners"])
+@pytest.mark.parametrize("policies", [["random"], ["greedy", "heuristic"]])
+def test_a_game_is_the_same_alone_in_a_fresh_state_or_after_others_in_a_block(variant,
+                                                                               policies):
+    """run_batch plays consecutive games in one reused state (blocks of a batch) and
+    run_serial every game in one state: each game must equal itself played alone, in a
+    fresh state, whatever ran before it."""
+    rules = Rules.make(variant)
+    pols = (policies * rules.players)[:rules.players]
+    n = 600                               # more games than batch blocks: blocks of 2-3
+    batch = run_games(rules, pols, 31, 100, n)
+    serial = run_games(rules, pols, 31, 100, n, parallel=False)
+    for name in ("game_info", "hand_seat", "hand_info", "events"):
+        assert np.array_equal(getattr(batch, name), getattr(serial, name)), name
+    for i in (0, 1, 2, 299, 599):
+        alone = run_games(rules, pols, 31, 100 + i, 1)
+        assert np.array_equal(batch.game_info[i], alone.game_info[0])
+        k = alone.events.shape[1]
+        assert np.array_equal(batch.events[i, :k], alone.events[0])
+
+
+def test_shuffle_is_fisher_yates_with_the_streams_draws():
+    """rng.shuffle_range keeps the stream's words in registers; it must make the same
+    permutation and leave the stream in the same state as a swap per ``below`` draw."""
+    from bezsim.engine.rng import below, seed_stream, shuffle_range
+
+    for n, game in ((64, 0), (96, 1), (128, 7), (2, 3), (1, 4)):
+        a = np.zeros(4, np.uint64)
+        seed_stream(a, 11, game, 1, 5)
+        b = a.copy()
+        cards = np.arange(200, dtype=np.int32)
+        expected = cards.copy()
+        for i in range(n - 1, 0, -1):
+            j = below(b, i + 1)
+            expected[10 + i], expected[10 + j] = expected[10 + j], expected[10 + i]
+        shuffle_range(a, cards, 10, n)
+        assert np.array_equal(cards, expected)
+        assert np.array_equal(a, b)
+        assert sorted(cards[10:10 + n]) == list(range(10, 10 + n))
+
+
+def test_picking_several_copies_at_once_equals_successive_picks():
+    """melds._pick_many (one scan) must choose what successive melds._pick calls choose:
+    the best key first (new on this trick, most history, shown), lowest id on ties."""
+    from bezsim.engine import state as st
+    from bezsim.engine.melds import _pick, _pick_many
+
+    rng = np.random.default_rng(5)
+    for trial in range(3000):
+        packs = int(rng.integers(2, 5))
+        by_rank = bool(rng.integers(0, 2))
+        match = int(rng.integers(0, 5)) if by_rank else int(rng.integers(0, 32))
+        S = st.new_state(0, 0)
+        for c in range(packs * 32):
+            S[st.O_LOC + c] = rng.choice([C.LOC_HAND, C.LOC_HAND + 1, C.LOC_TABLE,
+                                          C.LOC_TABLE + 1, C.LOC_PLAYED, C.LOC_OPEN])
+            S[st.O_HIST + c] = int(rng.integers(0, 1 << 10)) if rng.random() < 0.4 else 0
+            S[st.O_MARK + c] = int(rng.random() < 0.3)
+        forbid = int(rng.choice([0, C.H_FOUR, C.H_MARRIAGE, C.H_BEZ1 | C.H_BEZ2]))
+        loc_a, loc_b, loc_c = C.LOC_HAND, C.LOC_TABLE, (C.LOC_OPEN if trial % 3 else -1)
+        n_out = int(rng.integers(0, 3))
+        for j in range(n_out):
+            S[st.O_BUF + j] = int(rng.integers(0, packs * 32))
+        count = int(rng.integers(1, 5))
+        T = S.copy()
+        for i in range(count):
+            T[st.O_BUF + n_out + i] = _pick(T, packs, loc_a, loc_b, loc_c, match, by_rank,
+                                            forbid, n_out + i)
+        assert _pick_many(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out,
+                          count) == n_out + count
+        got = S[st.O_BUF:st.O_BUF + n_out + count]
+        assert np.array_equal(got, T[st.O_BUF:st.O_BUF + n_out + count]), trial
