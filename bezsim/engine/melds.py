@@ -102,12 +102,14 @@ from bezsim.engine.state import (
     O_PEND,
     O_PEND_N,
     O_ROLE_MASK,
+    O_ROLE_N,
     O_ROLE_SLOT,
     O_SC,
     O_SEEN,
     O_TRACK_HAND,
     PENDING_MAX,
     PENDING_WIDTH,
+    ROLES_FIXED,
     ROLES_PER_FACE,
     count_hand_card,
     record_event,
@@ -278,6 +280,7 @@ def set_roles(params, S):
             at = _role(S, at, CN_FOUR + r, H_FOUR)
         if seven and s == trump and r == SEVEN:
             at = _role(S, at, CN_SEVEN, H_SEVEN)
+        S[O_ROLE_N + f] = at - base
         used = max(used, at - base)
     S[O_N_ROLES] = used
     S[O_N_COUNTS] = CN_COMMON if (not plain and levels <= 2) else CN_NONE
@@ -289,12 +292,11 @@ def count_cards(S, base, n, out):
     into S[out:out+CN_SIZE], through the role table of set_roles."""
     for i in range(S[O_N_COUNTS]):
         S[out + i] = 0
-    roles = S[O_N_ROLES]
     for i in range(n):
         c = S[base + i]
         h = S[O_HIST + c]
         at = (c & 31) * ROLES_PER_FACE
-        for j in range(roles):
+        for j in range(max(ROLES_FIXED, S[O_ROLE_N + (c & 31)])):
             S[out + S[O_ROLE_SLOT + at + j]] += (h & S[O_ROLE_MASK + at + j]) == 0
 
 

@@ -84,6 +84,7 @@ from bezsim.engine.state import (
     OPEN_MAX,
     count_card_roles,
     record_event,
+    rehist_card_roles,
     reveal_all,
     trace_add,
     trace_on,
@@ -113,7 +114,9 @@ def recount_open(S, seat):
 
 @njit(cache=True, inline="always", _nrt=False)
 def add_open(params, S, seat, card, hand_no, trick_no):
-    """The card joins the seat's open cards and this trick's new cards."""
+    """The card joins the seat's open cards and this trick's new cards. (Called behind a
+    branch on whether the card goes open: a branch-free version, writing every card and
+    keeping the open ones, measured ~4% slower.)"""
     n = S[O_OPEN_N + seat]
     S[O_OPEN + seat * OPEN_MAX + n] = card
     S[O_OPEN_N + seat] = n + 1
@@ -236,9 +239,7 @@ def score_compound(params, S, seat, n, hand_no, trick_no):
         bit = history_bit(kind)
         for j in range(S[at + 1]):
             c = S[at + 2 + j]
-            _count_card(S, seat, c, -1)
-            S[O_HIST + c] |= bit
-            _count_card(S, seat, c, 1)
+            rehist_card_roles(S, O_OPEN_CNT + seat * CNT_WIDTH, c, S[O_HIST + c] | bit)
             if trace_on(S):
                 trace_add(S, TR_DECLARED_CARD, hand_no, trick_no, seat, c, kind, 0, 0)
         record_event(S, hand_no, trick_no, seat, kind, EV_SCORED, suit_extra(kind, code),

@@ -63,8 +63,12 @@ O_BUF = O_CNT_NEW + CNT_WIDTH                 # scratch card list (melds)
 ROLES_PER_FACE = 8
 O_ROLE_SLOT = O_BUF + 8                       # + face * 8 + j: a count this face feeds (melds)
 O_ROLE_MASK = O_ROLE_SLOT + 32 * ROLES_PER_FACE   # history bits that stop it feeding it
+O_ROLE_N = O_ROLE_MASK + 32 * ROLES_PER_FACE  # + face: how many roles the face has
+ROLES_FIXED = 3        # roles every face is counted in (unused ones feed scratch counts);
+#                        only bezique faces have more: a fixed count keeps the loop free of
+#                        mispredicted exits, and it is short
 OPEN_MAX = 64
-O_OPEN = O_ROLE_MASK + 32 * ROLES_PER_FACE    # + seat * OPEN_MAX: open cards (Polish, R5.1)
+O_OPEN = O_ROLE_N + 32                        # + seat * OPEN_MAX: open cards (Polish, R5.1)
 O_OPEN_N = O_OPEN + MAX_PLAYERS * OPEN_MAX
 O_NEW = O_OPEN_N + MAX_PLAYERS                # cards that joined the open cards on this trick
 O_NEW_N = O_NEW + 8
@@ -203,8 +207,22 @@ def count_card_roles(S, out, card, sign):
     S[out:], so finding declarations needs no pass over a whole hand or open row."""
     h = S[O_HIST + card]
     at = (card & 31) * ROLES_PER_FACE
-    for j in range(S[O_N_ROLES]):
+    for j in range(ROLES_FIXED):
         S[out + S[O_ROLE_SLOT + at + j]] += sign * ((h & S[O_ROLE_MASK + at + j]) == 0)
+    for j in range(ROLES_FIXED, S[O_ROLE_N + (card & 31)]):   # bezique faces only
+        S[out + S[O_ROLE_SLOT + at + j]] += sign * ((h & S[O_ROLE_MASK + at + j]) == 0)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def rehist_card_roles(S, out, card, bits):
+    """The card's history becomes ``bits``: the counts at S[out:] follow, in one pass (the
+    roles the change starts or stops blocking), and the history is written."""
+    old = S[O_HIST + card]
+    at = (card & 31) * ROLES_PER_FACE
+    for j in range(max(ROLES_FIXED, S[O_ROLE_N + (card & 31)])):
+        mask = S[O_ROLE_MASK + at + j]
+        S[out + S[O_ROLE_SLOT + at + j]] += int((bits & mask) == 0) - int((old & mask) == 0)
+    S[O_HIST + card] = bits
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -217,9 +235,10 @@ def count_hand_card(S, seat, card, sign):
 @njit(cache=True, _nrt=False)
 def set_hist(S, seat, card, bits):
     """A held card's history changes: its hand counts follow."""
-    count_hand_card(S, seat, card, -1)
-    S[O_HIST + card] = bits
-    count_hand_card(S, seat, card, 1)
+    if S[O_TRACK_HAND]:
+        rehist_card_roles(S, O_HAND_CNT + seat * CNT_WIDTH, card, bits)
+    else:
+        S[O_HIST + card] = bits
 
 
 @njit(cache=True, inline="always", _nrt=False)
