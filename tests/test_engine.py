@@ -37,9 +37,14 @@ def test_compiled_engine_equals_the_same_code_run_as_plain_python(policies):
                          check=True)
     plain = json.loads(out.stdout)
     compiled = run_games(RULES, policies, seed, start, n, parallel=False)
+    hs, ev = np.array(plain["hs"]), np.array(plain["ev"])
     assert np.array_equal(np.array(plain["gi"]), compiled.game_info)
-    assert np.array_equal(np.array(plain["hs"]), compiled.hand_seat)
-    assert np.array_equal(np.array(plain["ev"]), compiled.events)
+    n = min(hs.shape[1], compiled.hand_seat.shape[1])      # rows are sized per call
+    assert int(compiled.game_info[:, C.GI_HANDS].max()) <= n
+    assert np.array_equal(hs[:, :n], compiled.hand_seat[:, :n])
+    k = min(ev.shape[1], compiled.events.shape[1])
+    assert int(compiled.game_info[:, C.GI_N_EVENTS].max()) <= k
+    assert np.array_equal(ev[:, :k], compiled.events[:, :k])
 
 
 def _turnups(batch):
@@ -140,15 +145,49 @@ def test_games_that_outgrow_the_event_rows_are_rerun_whole(monkeypatch):
     the result equals a run that had room from the start."""
     import bezsim.engine.api as api
 
+    monkeypatch.setattr(api, "_SEEN", {})
     roomy = run_games(RULES, ["greedy", "random"], 21, 0, 30)
     monkeypatch.setattr(api, "EVENTS_PER_HAND", 1)
+    monkeypatch.setattr(api, "_SEEN", {})      # the first guess, not one learned above
     tight = run_games(RULES, ["greedy", "random"], 21, 0, 30)
     assert (tight.game_info[:, C.GI_OVERFLOW] == 0).all()
     assert np.array_equal(tight.game_info, roomy.game_info)
     assert np.array_equal(tight.hand_seat, roomy.hand_seat)
+    assert np.array_equal(tight.hand_info, roomy.hand_info)
     width = int(roomy.game_info[:, C.GI_N_EVENTS].max())
     assert tight.events.shape[1] == width
     assert np.array_equal(tight.events, roomy.events[:, :width])
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "polish", "four_handed"])
+def test_rows_sized_from_earlier_games_give_the_same_games(monkeypatch, variant):
+    """After a first batch, rows are sized from what games needed (api._SEEN); a game longer
+    than that is rerun alone with wider rows, so the batch equals one that had the rule
+    bound's room from the start."""
+    import bezsim.engine.api as api
+
+    rules = Rules.make(variant)
+    pols = ["random", "greedy", "heuristic", "random"][:rules.players]
+    monkeypatch.setattr(api, "_SEEN", {})
+    roomy = run_games(rules, pols, 8, 0, 200)
+    assert roomy.hand_seat.shape[1] == rules.hand_cap()
+    learned = api._SEEN[rules.params().tobytes()]
+    assert learned == (int(roomy.game_info[:, C.GI_HANDS].max()),
+                       int(roomy.game_info[:, C.GI_N_EVENTS].max()))
+    again = run_games(rules, pols, 8, 0, 200)
+    assert again.hand_seat.shape[1] <= rules.hand_cap()
+    # far too little room: hands 3, events 17 a game (most games are rerun alone)
+    monkeypatch.setattr(api, "_SEEN", {rules.params().tobytes(): (1, 1)})
+    tight = run_games(rules, pols, 8, 0, 200)
+    assert tight.hand_seat.shape[1] == rules.hand_cap()    # widened to the rule bound
+    for batch in (again, tight):
+        assert np.array_equal(batch.game_info, roomy.game_info)
+        n = batch.hand_seat.shape[1]
+        assert np.array_equal(batch.hand_seat, roomy.hand_seat[:, :n])
+        assert np.array_equal(batch.hand_info, roomy.hand_info[:, :n])
+        k = min(batch.events.shape[1], roomy.events.shape[1])
+        assert np.array_equal(batch.events[:, :k], roomy.events[:, :k])
+        assert int(batch.game_info[:, C.GI_N_EVENTS].max()) <= k
 
 
 @pytest.mark.parametrize("variant", ["ordinary", "polish", "rubicon", "four_handed_partners"])
@@ -163,13 +202,27 @@ def test_a_game_is_the_same_alone_in_a_fresh_state_or_after_others_in_a_block(va
     n = 600                               # more games than batch blocks: blocks of 2-3
     batch = run_games(rules, pols, 31, 100, n)
     serial = run_games(rules, pols, 31, 100, n, parallel=False)
-    for name in ("game_info", "hand_seat", "hand_info", "events"):
-        assert np.array_equal(getattr(batch, name), getattr(serial, name)), name
+    _assert_same_games(batch, serial)
     for i in (0, 1, 2, 299, 599):
         alone = run_games(rules, pols, 31, 100 + i, 1)
+        _assert_same_games(alone, run_games(rules, pols, 31, 100 + i, 1, parallel=False))
         assert np.array_equal(batch.game_info[i], alone.game_info[0])
-        k = alone.events.shape[1]
-        assert np.array_equal(batch.events[i, :k], alone.events[0])
+        k = min(alone.events.shape[1], batch.events.shape[1])
+        assert int(alone.game_info[0, C.GI_N_EVENTS]) <= k
+        assert np.array_equal(batch.events[i, :k], alone.events[0, :k])
+
+
+def _assert_same_games(a, b):
+    """Equal games: the same game rows, and the same hand and event rows as far as both
+    batches have room (rows are sized per call; games never use rows past their counts)."""
+    assert np.array_equal(a.game_info, b.game_info)
+    n = min(a.hand_seat.shape[1], b.hand_seat.shape[1])
+    assert int(a.game_info[:, C.GI_HANDS].max()) <= n
+    assert np.array_equal(a.hand_seat[:, :n], b.hand_seat[:, :n])
+    assert np.array_equal(a.hand_info[:, :n], b.hand_info[:, :n])
+    k = min(a.events.shape[1], b.events.shape[1])
+    assert int(a.game_info[:, C.GI_N_EVENTS].max()) <= k
+    assert np.array_equal(a.events[:, :k], b.events[:, :k])
 
 
 def test_shuffle_is_fisher_yates_with_the_streams_draws():

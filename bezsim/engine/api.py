@@ -64,6 +64,32 @@ __all__ = ["GameBatch", "unpack_events", "C"]
 EVENTS_PER_HAND = 16   # starting room; games that need more are rerun alone with more
 MAX_GAME_ID = 2**63 - 1   # game indices are int64 in the kernels and the tables
 
+# Most hands and events one game of a rules table has needed so far in this process. The
+# rule bound on hands (Rules.hand_cap) is far above what games take (Polish: 26, never more
+# than 7 seen in 100,000 games), and rows allocated but never written still cost the kernel
+# first-touch page faults (10-25% of a Polish batch) and memory. So after the first batch,
+# rows are sized from what games needed, with room to spare; a longer game is rerun alone
+# with wider rows (the rerun is the same game, so no result depends on the sizing).
+_SEEN: dict[bytes, tuple[int, int]] = {}
+
+
+def _capacities(params: np.ndarray, hand_cap: int) -> tuple[int, int]:
+    """(hand rows, event rows) to allocate per game."""
+    seen = _SEEN.get(params.tobytes())
+    if seen is None:
+        return hand_cap, EVENTS_PER_HAND * hand_cap
+    hands, events = seen
+    return min(hand_cap, hands + 2 + hands // 4), events + 16 + events // 4
+
+
+def _remember(params: np.ndarray, gi: np.ndarray) -> None:
+    if gi.shape[0] == 0:
+        return
+    key = params.tobytes()
+    hands, events = _SEEN.get(key, (0, 0))
+    _SEEN[key] = (max(hands, int(gi[:, C.GI_HANDS].max())),
+                  max(events, int(gi[:, C.GI_N_EVENTS].max())))
+
 
 def _policy_arrays(policies: list[str], players: int):
     from bezsim.policies.registry import (
@@ -139,7 +165,8 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
     players = int(params[C.PR_PLAYERS])
     hand_cap = int(params[C.PR_HAND_CAP])
     specs, pol_ids, pol_params, fns = _policy_arrays(policies, players)
-    hs, hi, gi, ev = _alloc(n_games, hand_cap, players, EVENTS_PER_HAND * hand_cap)
+    hands, events = _capacities(params, hand_cap)
+    hs, hi, gi, ev = _alloc(n_games, hands, players, events)
     seed_u = np.uint64(seed)
     if parallel:
         previous = numba.get_num_threads()
@@ -152,17 +179,30 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
     else:
         run_serial(params, pol_ids, pol_params, fns, seed_u, game_start, hs, hi, gi, ev)
     _check_policy_errors(gi, specs, game_start)
-    wide = np.nonzero(gi[:, C.GI_OVERFLOW] == 1)[0]
-    if wide.size:
-        need = max(int(gi[wide, C.GI_N_EVENTS].max()), ev.shape[1])
-        ev = np.concatenate([ev, np.zeros((n_games, need - ev.shape[1]), np.int64)], axis=1)
+    for _ in range(3):          # events are counted past the rows; hands stop at them
+        wide = np.nonzero(gi[:, C.GI_OVERFLOW] == 1)[0]
+        if not wide.size:
+            break
+        if int(gi[wide, C.GI_HANDS].max()) >= hs.shape[1] and hs.shape[1] < hand_cap:
+            hs, hi = _wider(hs, 1, hand_cap), _wider(hi, 1, hand_cap)
+        ev = _wider(ev, 1, max(int(gi[wide, C.GI_N_EVENTS].max()), ev.shape[1]))
         for i in wide:
             trace = np.zeros((0, C.TR_SIZE), np.int32)
             trace_game(params, pol_ids, pol_params, fns, seed_u, game_start + int(i), hs[i], hi[i],
                        gi[i], ev[i], trace)
-        if np.any(gi[wide, C.GI_OVERFLOW] != 0):
-            raise RuntimeError("a game overflowed its output rows even when rerun alone")
+    if np.any(gi[:, C.GI_OVERFLOW] == 1):
+        raise RuntimeError("a game overflowed its output rows even when rerun alone")
+    _remember(params, gi)
     return GameBatch(game_start, players, hs, hi, gi, ev, bool(params[C.PR_PARTNERS]))
+
+
+def _wider(a: np.ndarray, axis: int, size: int) -> np.ndarray:
+    """``a`` zero-padded along ``axis`` to ``size``."""
+    if a.shape[axis] >= size:
+        return a
+    pad = [(0, 0)] * a.ndim
+    pad[axis] = (0, size - a.shape[axis])
+    return np.pad(a, pad)
 
 
 class PolicyFault(BezsimError, RuntimeError):

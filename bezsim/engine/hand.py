@@ -145,13 +145,12 @@ LOCK_BITS = (1 << H_EVER_SHIFT) - 1   # Rubicon: low history bits = intact combi
 def reset_hand(params, S):
     players = params[PR_PLAYERS]
     n_cards = params[PR_PACKS] * 32
-    for c in range(n_cards):
-        S[O_LOC + c] = LOC_STOCK
-        S[O_HIST + c] = 0
-        for p in range(players):
-            S[O_SEEN + p * N_MAX + c] = V_UNSEEN
-    for c in range(n_cards):
-        S[O_MARK + c] = 0
+    # one contiguous fill per region (the compiler turns each into wide stores)
+    S[O_LOC:O_LOC + n_cards] = LOC_STOCK
+    S[O_HIST:O_HIST + n_cards] = 0
+    for p in range(players):
+        S[O_SEEN + p * N_MAX:O_SEEN + p * N_MAX + n_cards] = V_UNSEEN
+    S[O_MARK:O_MARK + n_cards] = 0
     for p in range(players):
         S[O_HAND_N + p] = 0
         S[O_OPEN_N + p] = 0

@@ -96,8 +96,11 @@ def is_open_card(card, trump):
     """A, K, Q, J of any suit and the ten of trumps go face up (R5.1); 7, 8, 9 and plain tens
     are set aside."""
     r = card & 7
-    return r == ACE or r == KING or r == QUEEN or r == JACK or (
-        r == TEN and ((card & 31) >> 3) == trump)
+    # one test, not a chain of branches on a random card
+    return (((OPEN_RANKS >> r) & 1) | ((r == TEN) & (((card & 31) >> 3) == trump))) != 0
+
+
+OPEN_RANKS = (1 << ACE) | (1 << KING) | (1 << QUEEN) | (1 << JACK)
 
 
 @njit(cache=True, inline="always", _nrt=False)

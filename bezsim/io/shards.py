@@ -55,13 +55,28 @@ def write_shard(out_dir: str | os.PathLike, index: int, tables: dict[str, pa.Tab
     paths = shard_paths(store, index)
     for name in TABLE_NAMES:
         table = tables[name].replace_schema_metadata({METADATA_KEY: text})
-        # min/max statistics only on the key columns, which readers filter on: on every
-        # column they cost 13% of the write, and the write is most of the io path
-        # page checksums let a resumed run find a file damaged inside, footer intact
-        store.write_atomic(str(paths[name]), lambda handle, t=table, keys=TABLE_KEYS[name]:
-                           pq.write_table(t, handle, compression="zstd",
-                                          write_statistics=list(keys),
-                                          write_page_checksum=True))
+        store.write_atomic(str(paths[name]),
+                           lambda handle, t=table, keys=TABLE_KEYS[name]:
+                           pq.write_table(t, handle, **parquet_options(t.schema, keys)))
+
+
+def parquet_options(schema: pa.Schema, keys: tuple[str, ...]) -> dict[str, Any]:
+    """How a shard's files are encoded (content never depends on it: bezsim/io/digest.py).
+
+    * zstd, at its fastest level;
+    * min/max statistics only on the key columns, which readers filter on: on every column
+      they cost 13% of the write, and the write is most of the io path;
+    * page checksums, so a resumed run finds a file damaged inside with its footer intact;
+    * integer columns BYTE_STREAM_SPLIT (Parquet 2.11; pyarrow >= 16 reads it) rather than
+      dictionary-encoded: about 30% less time to write and files no larger (1.23 -> 0.83
+      us a hand for ordinary, 1.42 -> 0.88 for Rubicon, whose files shrink by a third).
+      Dictionary-typed (string) columns keep their dictionaries.
+    """
+    dictionary = [f.name for f in schema if pa.types.is_dictionary(f.type)]
+    split = {f.name: "BYTE_STREAM_SPLIT" for f in schema if pa.types.is_integer(f.type)}
+    return {"compression": "zstd", "write_statistics": list(keys),
+            "write_page_checksum": True, "use_dictionary": dictionary,
+            "column_encoding": split}
 
 
 def read_shard_metadata(path: str | os.PathLike,

@@ -124,10 +124,21 @@ def _declarations_table(batch: GameBatch) -> pa.Table:
         pa.array(points),
         _dictionary_array(status, STATUS_DICT, "event status"),
         _dictionary_array(suit, SUIT_DICT, "event suit", nullable=True),
-        pa.array(compound_id, mask=compound_id < 0),
-        pa.array(compound_size, mask=compound_size < 0),
+        *_with_nulls((compound_id, pa.int16()), (compound_size, pa.int8())),
     ]
     return pa.Table.from_arrays(columns, schema=declarations_schema())
+
+
+def _with_nulls(*columns: tuple[np.ndarray, pa.DataType]) -> list[pa.Array]:
+    """Arrow arrays of columns that are null together (-1 in the first): one validity
+    bitmap, packed once and shared, instead of a mask converted per column."""
+    first = columns[0][0]
+    valid = first >= 0
+    null_count = int(valid.size - np.count_nonzero(valid))
+    bitmap = pa.py_buffer(np.packbits(valid, bitorder="little")) if null_count else None
+    return [pa.Array.from_buffers(kind, len(values), [bitmap, pa.py_buffer(values)],
+                                  null_count=null_count)
+            for values, kind in columns]
 
 
 _IS_COMBINATION = np.zeros(256, dtype=np.bool_)
