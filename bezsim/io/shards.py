@@ -62,19 +62,24 @@ def write_shard(out_dir: str | os.PathLike, index: int, tables: dict[str, pa.Tab
 
 def parquet_options(schema: pa.Schema, keys: tuple[str, ...]) -> dict[str, Any]:
     """How a shard's files are encoded (content never depends on it: bezsim/io/digest.py).
+    The writer shares the cores with the engine, so every microsecond it spends on a hand is
+    taken from the engine; figures are the write alone, per hand of random play.
 
-    * zstd, at its fastest level;
-    * min/max statistics only on the key columns, which readers filter on: on every column
-      they cost 13% of the write, and the write is most of the io path;
-    * page checksums, so a resumed run finds a file damaged inside with its footer intact;
     * integer columns BYTE_STREAM_SPLIT (Parquet 2.11; pyarrow >= 16 reads it) rather than
-      dictionary-encoded: about 30% less time to write and files no larger (1.23 -> 0.83
-      us a hand for ordinary, 1.42 -> 0.88 for Rubicon, whose files shrink by a third).
-      Dictionary-typed (string) columns keep their dictionaries.
+      dictionary-encoded, and non-null columns REQUIRED (io/schema.py): ordinary 1.23 -> 0.69
+      us, Polish 3.83 -> 2.50, Rubicon 1.42 -> 0.74, with files no larger. Dictionary-typed
+      (string) columns keep their dictionaries;
+    * lz4 rather than zstd: 0.69 -> 0.50 us (Polish 2.50 -> 1.97), files 1.7 times larger
+      (ordinary 23.5 -> 41 bytes a hand). That took the whole simulate path of ordinary from
+      0.68 to 0.72-0.75 of the engine's rate. To archive a run smaller, rewrite its files
+      with zstd (README, "Output");
+    * min/max statistics only on the key columns, which readers filter on: on every column
+      they cost 13% of the write;
+    * page checksums, so a resumed run finds a file damaged inside with its footer intact.
     """
     dictionary = [f.name for f in schema if pa.types.is_dictionary(f.type)]
     split = {f.name: "BYTE_STREAM_SPLIT" for f in schema if pa.types.is_integer(f.type)}
-    return {"compression": "zstd", "write_statistics": list(keys),
+    return {"compression": "lz4", "write_statistics": list(keys),
             "write_page_checksum": True, "use_dictionary": dictionary,
             "column_encoding": split}
 
