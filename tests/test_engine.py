@@ -276,4 +276,3 @@ def test_picking_several_copies_at_once_equals_successive_picks():
                           count) == n_out + count
         got = S[st.O_BUF:st.O_BUF + n_out + count]
         assert np.array_equal(got, T[st.O_BUF:st.O_BUF + n_out + count]), trial
-
