@@ -80,6 +80,7 @@ class Snapshot:
 
 def _record_all(variant: str, options: dict, policies: tuple, seed: int, games: tuple):
     import bezsim.engine.decisions as decisions
+    from bezsim.engine import api
     from bezsim.engine.api import run_games
     from bezsim.rules import Rules
 
@@ -102,6 +103,7 @@ def _record_all(variant: str, options: dict, policies: tuple, seed: int, games: 
     try:
         for game in games:
             current[0] = game
+            api._SEEN.clear()     # the rule bound's rows, so every snapshot has one size
             run_games(rules, list(policies), seed, game, 1, parallel=False)
     finally:
         decisions.choose = real

@@ -193,7 +193,12 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
     if np.any(gi[:, C.GI_OVERFLOW] == 1):
         raise RuntimeError("a game overflowed its output rows even when rerun alone")
     _remember(params, gi)
-    return GameBatch(game_start, players, hs, hi, gi, ev, bool(params[C.PR_PARTNERS]))
+    # rows cut to what these games used (views, no copy): the arrays' shapes then depend on
+    # the games alone, not on how much room this call happened to allocate
+    hands = max(1, int(gi[:, C.GI_HANDS].max())) if n_games else hs.shape[1]
+    events = max(1, int(gi[:, C.GI_N_EVENTS].max())) if n_games else ev.shape[1]
+    return GameBatch(game_start, players, hs[:, :hands], hi[:, :hands], gi, ev[:, :events],
+                     bool(params[C.PR_PARTNERS]))
 
 
 def _wider(a: np.ndarray, axis: int, size: int) -> np.ndarray:
