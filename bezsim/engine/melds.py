@@ -457,21 +457,34 @@ def _pick(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out):
     # without branches on the cards (which copy is where is random: mispredicted branches
     # were most of the Polish compound's cost)
     for k in range(n_faces * packs):
-        face = (k % 4) * 8 + match if by_rank else match
-        c = face + 32 * (k // n_faces)
-        loc = S[O_LOC + c]
-        h = S[O_HIST + c]
-        taken = False
-        for j in range(n_out):
-            taken |= S[O_BUF + j] == c
-        ok = (((loc == loc_a) | (loc == loc_b) | (loc == loc_c)) & ((h & forbid) == 0)
-              & (not taken))
-        key = (S[O_MARK + c] * 32 + _popcount8(h) * 2
-               + (1 if loc >= LOC_TABLE else 0)) if ok else -1
+        c = _copy(k, match, by_rank, n_faces)
+        key = _copy_key(S, c, loc_a, loc_b, loc_c, forbid, n_out)
         better = key > best_key
         best = c if better else best
         best_key = key if better else best_key
     return best
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _copy(k, match, by_rank, n_faces):
+    """The k-th copy of a face (or, by rank, of the rank's four faces), in increasing id."""
+    face = (k % 4) * 8 + match if by_rank else match
+    return face + 32 * (k // n_faces)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _copy_key(S, c, loc_a, loc_b, loc_c, forbid, n_out):
+    """How good a choice copy ``c`` is (``_pick``), or -1 if it may not be chosen: not at
+    loc_a, loc_b or loc_c, blocked by ``forbid``, or already among O_BUF[:n_out]."""
+    loc = S[O_LOC + c]
+    h = S[O_HIST + c]
+    taken = False
+    for j in range(n_out):
+        taken |= S[O_BUF + j] == c
+    ok = (((loc == loc_a) | (loc == loc_b) | (loc == loc_c)) & ((h & forbid) == 0)
+          & (not taken))
+    return (S[O_MARK + c] * 32 + _popcount8(h) * 2
+            + (1 if loc >= LOC_TABLE else 0)) if ok else -1
 
 
 CAND_MAX = 16      # copies of a rank: four suits of up to four packs
@@ -489,18 +502,11 @@ def _pick_many(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out, cou
     m = 0
     n_faces = 4 if by_rank else 1
     for k in range(n_faces * packs):
-        face = (k % 4) * 8 + match if by_rank else match
-        c = face + 32 * (k // n_faces)
-        loc = S[O_LOC + c]
-        h = S[O_HIST + c]
-        taken = False
-        for j in range(n_out):
-            taken |= S[O_BUF + j] == c
-        ok = (((loc == loc_a) | (loc == loc_b) | (loc == loc_c)) & ((h & forbid) == 0)
-              & (not taken))
+        c = _copy(k, match, by_rank, n_faces)
+        key = _copy_key(S, c, loc_a, loc_b, loc_c, forbid, n_out)
         S[ids + m] = c
-        S[keys + m] = S[O_MARK + c] * 32 + _popcount8(h) * 2 + (1 if loc >= LOC_TABLE else 0)
-        m += 1 if ok else 0
+        S[keys + m] = key
+        m += 1 if key >= 0 else 0
     for i in range(count):
         best = -1
         best_key = -1
