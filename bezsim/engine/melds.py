@@ -98,7 +98,6 @@ from bezsim.engine.state import (
     O_LOC,
     O_MARK,
     O_N_COUNTS,
-    O_N_ROLES,
     O_PEND,
     O_PEND_N,
     O_ROLE_MASK,
@@ -257,7 +256,6 @@ def set_roles(params, S):
     levels = params[PR_BEZ_LEVELS]
     plain = params[PR_PLAIN_SEQUENCE] != 0
     seven = params[PR_NO_SEVEN] == 0
-    used = 0
     for f in range(32):
         r = f & 7
         s = f >> 3
@@ -281,8 +279,6 @@ def set_roles(params, S):
         if seven and s == trump and r == SEVEN:
             at = _role(S, at, CN_SEVEN, H_SEVEN)
         S[O_ROLE_N + f] = at - base
-        used = max(used, at - base)
-    S[O_N_ROLES] = used
     S[O_N_COUNTS] = CN_COMMON if (not plain and levels <= 2) else CN_NONE
 
 

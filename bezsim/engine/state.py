@@ -80,8 +80,7 @@ O_OPEN_CNT = O_DSTATS + MAX_PLAYERS * 3       # + seat * CNT_WIDTH: melds counts
 COMPOUND_MAX = 16
 O_COMPOUND = O_OPEN_CNT + MAX_PLAYERS * CNT_WIDTH  # + i * 8: code, n cards, cards of the
                                               #   i-th combination of a compound (Polish)
-O_N_ROLES = O_COMPOUND + COMPOUND_MAX * 8     # roles used per face in this variant (melds)
-O_N_COUNTS = O_N_ROLES + 1                    # counts count_cards clears (melds)
+O_N_COUNTS = O_COMPOUND + COMPOUND_MAX * 8    # counts count_cards clears (melds)
 O_CB = O_N_COUNTS + 1                          # + seat: 1 while carte blanche may repeat (R6.4)
 O_BRISQ_TAKEN = O_CB + MAX_PLAYERS            # + seat: brisque points taken this hand
 INSTANCE_MAX = 48
