@@ -58,15 +58,14 @@ def shard_task(rules_dict: dict[str, Any], policies: list[str], seed: int, index
                game_start: int, n_games: int, out: str, identity: dict[str, Any],
                threads: int | None) -> int:
     """Run on a worker: compute one shard, write it; returns its hands."""
-    from bezsim.engine import constants as C
     from bezsim.rules import Rules
-    from bezsim.runner import Shard, _compute_shard, _write
+    from bezsim.runner import Shard, _compute_shard, _hands, _write
 
     rules = Rules.make(rules_dict["variant"], rules_dict["options"])
     shard = Shard(index, game_start, n_games)
-    batch = _compute_shard(rules, policies, seed, shard, threads, lambda n: None)
-    _write(out, shard, batch, policies, identity)
-    return int(batch.game_info[:, C.GI_HANDS].sum())
+    batches = _compute_shard(rules, policies, seed, shard, threads, lambda n: None)
+    _write(out, shard, batches, policies, identity)
+    return _hands(batches)
 
 
 def run_shards(target: str, rules, policies: list[str], seed: int, todo: list, out,

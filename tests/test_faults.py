@@ -143,22 +143,29 @@ def test_a_byte_damaged_inside_a_file_is_found_by_its_page_checksum(tmp_path, wh
 
 # --- the output disk stops taking writes ----------------------------------------------------
 
-# Run the CLI in a child whose Parquet writes fail from the FAIL_AT-th file on, as a full
-# (or read-only) disk would: the failing write gets half a file out first. The child records
-# which thread wrote each file.
+# Run the CLI in a child whose Parquet write of one file (table FAIL_TABLE of shard FAIL_SHARD)
+# fails, as a full (or read-only) disk would: the failing write gets half a file out first.
+# The writer's two threads write a shard's files in no fixed order, so the failure is named
+# by file, not by its place in the order. The child records which thread wrote each file.
 FAILING_DISK = """
-import errno, os, sys, threading
+import errno, json, os, sys, threading
 import pyarrow.parquet as pq
 from bezsim.cli import main
 
-real_write, calls = pq.write_table, []
-fail_at, code = int(os.environ["FAIL_AT"]), getattr(errno, os.environ["ERRNO"])
+real_write = pq.write_table
+code = getattr(errno, os.environ["ERRNO"])
+target = (os.environ["FAIL_TABLE"], int(os.environ["FAIL_SHARD"]))
+
+def table_of(table):
+    names = set(table.column_names)
+    return "games" if "first_dealer" in names else "hands" if "tricks_won" in names \\
+        else "declarations"
 
 def write_table(table, where, **kwargs):
-    calls.append(threading.current_thread().name)
     with open(os.environ["THREADS_LOG"], "a") as log:
-        log.write(calls[-1] + "\\n")
-    if len(calls) >= fail_at:
+        log.write(threading.current_thread().name + "\\n")
+    shard = json.loads(table.schema.metadata[b"bezsim"])["shard"]["index"]
+    if (table_of(table), shard) == target:
         where.write(b"PAR1 and then the disk was full")
         raise OSError(code, os.strerror(code))
     real_write(table, where, **kwargs)
@@ -170,13 +177,14 @@ main(sys.argv[1:])
 
 @pytest.mark.parametrize("code", ["ENOSPC", "EROFS"])
 def test_disk_failing_mid_run_is_one_line_and_keeps_finished_shards(tmp_path, whole, code):
-    """The disk fails on the games file of shard 2 (the 8th file). The run ends at once with
-    one line naming the file and the reason, exit non-zero, no traceback; shards 0 and 1 are
-    whole and readable, shard 2 left no file under a finished name and no temporary; every
-    write ran on the writer thread. --resume then completes the run to the uninterrupted
-    tables."""
+    """The disk fails on the games file of shard 2. The run ends at once with one line naming
+    the file and the reason, exit non-zero, no traceback; shards 0 and 1 are whole and
+    readable, shard 2 left no games file under its finished name and no temporary; every
+    write ran on a writer thread, and shard 3 was never written. --resume then completes the
+    run to the uninterrupted tables."""
     out, log = tmp_path / "run", tmp_path / "threads.log"
-    env = dict(os.environ, FAIL_AT="8", ERRNO=code, THREADS_LOG=str(log))
+    env = dict(os.environ, FAIL_TABLE="games", FAIL_SHARD="2", ERRNO=code,
+               THREADS_LOG=str(log))
     done = subprocess.run([sys.executable, "-c", FAILING_DISK, "simulate", *RUN, "--out",
                            str(out)], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 1        # the environment failed, not the input (usage: 2)
@@ -187,7 +195,7 @@ def test_disk_failing_mid_run_is_one_line_and_keeps_finished_shards(tmp_path, wh
                      ], done.stderr
     assert done.stdout == ""
     names = log.read_text().split()
-    assert len(names) == 8 and all(n.startswith("bezsim-writer") for n in names), names
+    assert len(names) == 9 and all(n.startswith("bezsim-writer") for n in names), names
 
     for index in (0, 1):
         assert complete(out, index)

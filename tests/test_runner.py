@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import threading
 
-import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from bezsim import runner
@@ -76,17 +76,6 @@ def test_calls_are_sized_from_the_measured_rate():
     assert sizer.games == runner.COMPUTE_CHUNK
 
 
-def test_concat_pads_batches_of_different_widths(fake_engine, rules):
-    a = fake_engine.batch(rules, POLICIES, 1, 0, 3)
-    b = fake_engine.batch(rules, POLICIES, 1, 3, 2)
-    b.events = np.concatenate([b.events, np.zeros((2, 6), dtype=np.int64)], axis=1)
-    joined = runner._concat_batches([a, b])
-    assert joined.events.shape == (5, a.events.shape[1] + 6)
-    assert (joined.events[:3, a.events.shape[1]:] == 0).all()
-    assert (joined.game_info == np.concatenate([a.game_info, b.game_info])).all()
-    assert joined.game_start == 0 and joined.n_games == 5
-
-
 def test_interrupted_run_resumes_to_the_same_tables(tmp_path, fake_engine, rules):
     fake_engine.interrupt_on_call = 2        # Ctrl-C while computing the third shard
     with pytest.raises(KeyboardInterrupt):
@@ -135,25 +124,31 @@ def test_other_run_in_out_dir_is_refused(tmp_path, fake_engine, rules):
 
 def test_write_of_shard_k_overlaps_compute_of_shard_k_plus_1(tmp_path, fake_engine, rules,
                                                              monkeypatch):
+    """Shard 0's tables are written (by the writer's threads, one group of tables each)
+    while shard 1 is computed, and no write of shard 1 starts before shard 0's are done:
+    memory holds at most two shards."""
     second_compute = threading.Event()
-    overlapped, in_flight, most = [], [0], [0]
+    overlapped, in_flight, most, groups = [], [], [0], []
     lock = threading.Lock()
     real_write = runner._write
 
-    def slow_write(out, shard, *args):
+    def slow_write(out, shard, batch, policies, identity, names):
         with lock:
-            in_flight[0] += 1
-            most[0] = max(most[0], in_flight[0])
+            in_flight.append(shard.index)
+            most[0] = max(most[0], len(set(in_flight)))
+            groups.append((shard.index, names))
         if shard.index == 0:
             overlapped.append(second_compute.wait(timeout=5))
-        real_write(out, shard, *args)
+        real_write(out, shard, batch, policies, identity, names)
         with lock:
-            in_flight[0] -= 1
+            in_flight.remove(shard.index)
 
     fake_engine.on_call = lambda call: call["game_start"] == 10 and second_compute.set()
     monkeypatch.setattr(runner, "_write", slow_write)
     _run(rules, tmp_path, games=30, shard_size=10)
-    assert overlapped == [True] and most[0] == 1
+    assert overlapped == [True, True] and most[0] == 1
+    assert sorted(groups) == sorted((k, names) for k in range(3)
+                                    for names in (("declarations",), ("hands", "games")))
     assert len(read_run(tmp_path)["games"]) == 30
 
 
@@ -209,3 +204,25 @@ def test_rules_reach_the_engine_and_manifest(tmp_path, fake_engine):
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["rules"]["options"]["target"] == 1500
     assert manifest["policies"] == POLICIES and manifest["seed"] == 11
+
+
+@pytest.mark.parametrize("variant", ["three_handed", "polish"])
+def test_a_shard_played_in_several_engine_calls_is_the_same_shard(tmp_path, monkeypatch,
+                                                                  variant):
+    """The real engine: a shard whose games come from calls of 3 games each (batches cut
+    to different widths, written as chunks of one table) has the same tables, and the
+    same number of row groups, as a shard played in one call."""
+    rules = Rules.make(variant)
+    policies = ["random"] * rules.players
+    runner.run_simulation(rules, policies, 5, 20, tmp_path / "one", shard_size=20,
+                          progress=False)
+    monkeypatch.setattr(runner, "COMPUTE_CHUNK", 3)
+    monkeypatch.setattr(runner, "CHUNK_SECONDS", 0.0)
+    runner.run_simulation(rules, policies, 5, 20, tmp_path / "many", shard_size=20,
+                          progress=False)
+    one, many = read_run(tmp_path / "one"), read_run(tmp_path / "many")
+    _assert_same_run(one, many)
+    assert len(one["games"]) == 20 and len(one["declarations"]) > 100
+    for name in ("hands", "games", "declarations"):
+        files = [shards.shard_paths(tmp_path / run, 0)[name] for run in ("one", "many")]
+        assert {pq.ParquetFile(f).metadata.num_row_groups for f in files} == {1}

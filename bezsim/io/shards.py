@@ -47,17 +47,24 @@ def shard_metadata(identity: dict[str, Any], index: int, game_start: int,
 def write_shard(out_dir: str | os.PathLike, index: int, tables: dict[str, pa.Table],
                 metadata: dict[str, Any]) -> None:
     """Write the three tables of one shard atomically, config JSON in each file's metadata."""
+    for name in TABLE_NAMES:
+        write_shard_table(out_dir, index, name, tables[name], metadata)
+
+
+def write_shard_table(out_dir: str | os.PathLike, index: int, name: str, table: pa.Table,
+                      metadata: dict[str, Any]) -> None:
+    """Write one of a shard's three files atomically: a shard is complete once all three
+    are (``shard_complete``), so they may be written in any order or at the same time."""
     from bezsim.io.manifest import library_versions
 
     text = json.dumps({**metadata, "versions": library_versions()}, sort_keys=True,
                       ensure_ascii=False)
     store = store_for(out_dir)
-    paths = shard_paths(store, index)
-    for name in TABLE_NAMES:
-        table = tables[name].replace_schema_metadata({METADATA_KEY: text})
-        store.write_atomic(str(paths[name]),
-                           lambda handle, t=table, keys=TABLE_KEYS[name]:
-                           pq.write_table(t, handle, **parquet_options(t.schema, keys)))
+    table = table.replace_schema_metadata({METADATA_KEY: text})
+    store.write_atomic(str(store.path(name, shard_name(index))),
+                       lambda handle: pq.write_table(table, handle,
+                                                     **parquet_options(table.schema,
+                                                                       TABLE_KEYS[name])))
 
 
 def parquet_options(schema: pa.Schema, keys: tuple[str, ...]) -> dict[str, Any]:

@@ -6,6 +6,8 @@ compiled pass over the engine's arrays (bezsim/io/flatten.py), and Arrow wraps t
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pyarrow as pa
 
@@ -17,6 +19,7 @@ from bezsim.io.schema import (
     KIND_DICT,
     STATUS_DICT,
     SUIT_DICT,
+    TABLE_NAMES,
     declarations_schema,
     games_schema,
     hands_schema,
@@ -25,14 +28,28 @@ from bezsim.io.schema import (
 
 def batch_to_tables(batch: GameBatch, policies: list[str]) -> dict[str, pa.Table]:
     """The ``hands``, ``games`` and ``declarations`` tables of one batch of games."""
+    return {name: batch_table(batch, policies, name) for name in TABLE_NAMES}
+
+
+def batches_table(batches: list[GameBatch], policies: list[str], name: str) -> pa.Table:
+    """One table of consecutive batches (a shard computed in several engine calls): the
+    batches' tables side by side as chunks, nothing copied."""
+    tables = [batch_table(batch, policies, name) for batch in batches]
+    return tables[0] if len(tables) == 1 else pa.concat_tables(tables)
+
+
+def batch_table(batch: GameBatch, policies: list[str], name: str) -> pa.Table:
+    """One of the three tables of a batch: the writer builds and writes them in parallel."""
     if len(policies) != batch.players:
         raise ValueError(f"{batch.players} seats need {batch.players} policies, got {policies}")
     _check_batch(batch)
-    return {
-        "hands": _hands_table(batch, policies),
-        "games": _games_table(batch, policies),
-        "declarations": _declarations_table(batch),
-    }
+    if name == "hands":
+        return _hands_table(batch, policies)
+    if name == "games":
+        return _games_table(batch, policies)
+    if name == "declarations":
+        return _declarations_table(batch)
+    raise ValueError(f"no table {name!r}; the tables are {', '.join(TABLE_NAMES)}")
 
 
 def _check_batch(batch: GameBatch) -> None:
@@ -65,7 +82,42 @@ def _dictionary_array(codes: np.ndarray, dictionary: tuple[str, ...], what: str,
     missing = codes < 0 if low < 0 else None
     indices = (codes if missing is None else np.where(missing, 0, codes)).astype(np.int8)
     index_array = pa.array(indices, type=pa.int8(), mask=missing)
-    return pa.DictionaryArray.from_arrays(index_array, pa.array(dictionary, type=pa.string()))
+    return pa.DictionaryArray.from_arrays(index_array, _dictionary_values(dictionary))
+
+
+def _check_code(highest: int, dictionary: tuple[str, ...], what: str) -> None:
+    if highest >= len(dictionary):
+        raise RuntimeError(f"engine returned {what} code {highest}, outside "
+                           f"0..{len(dictionary) - 1}")
+
+
+def _coded(codes: np.ndarray, valid: np.ndarray | None, dictionary: tuple[str, ...]
+           ) -> pa.DictionaryArray:
+    """int8 codes (checked by the caller) and their validity bitmap, as Arrow wraps them:
+    no pass over the rows here, the flatten kernels wrote both in their final layout."""
+    return pa.DictionaryArray.from_arrays(_int_array(codes, pa.int8(), valid),
+                                          _dictionary_values(dictionary))
+
+
+def _int_array(values: np.ndarray, kind: pa.DataType, valid: np.ndarray | None) -> pa.Array:
+    """``values`` (without a copy) with the nulls of a validity bitmap, or none."""
+    n = len(values)
+    nulls = 0 if valid is None else n - _set_bits(valid, n)
+    bitmap = pa.py_buffer(valid) if nulls else None
+    return pa.Array.from_buffers(kind, n, [bitmap, pa.py_buffer(values)], null_count=nulls)
+
+
+def _set_bits(bitmap: np.ndarray, n: int) -> int:
+    """Rows marked valid in the first ``n`` bits of a bitmap (the kernels leave the rest 0)."""
+    return int(_POPCOUNT[bitmap].sum(dtype=np.int64))
+
+
+_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
+
+
+@functools.cache
+def _dictionary_values(dictionary: tuple[str, ...]) -> pa.Array:
+    return pa.array(dictionary, type=pa.string())
 
 
 def _policy_dictionary(policies: list[str]) -> tuple[tuple[str, ...], np.ndarray]:
@@ -76,16 +128,17 @@ def _policy_dictionary(policies: list[str]) -> tuple[tuple[str, ...], np.ndarray
 
 def _hands_table(batch: GameBatch, policies: list[str]) -> pa.Table:
     names, seat_policy = _policy_dictionary(policies)
-    (game_id, hand, seat, team, policy, dealer, trump, turnup, points, score_after, small,
-     kinds) = hand_columns(batch.hand_seat, batch.hand_info, batch.game_info, batch.players,
-                           batch.teams().astype(np.int64), seat_policy,
-                           np.int64(batch.game_start))
+    (game_id, hand, seat, team, policy, dealer, trump, trump_valid, turnup, turnup_valid, points,
+     score_after, small, kinds, highest_trump) = hand_columns(
+        batch.hand_seat, batch.hand_info, batch.game_info, batch.players,
+        batch.teams().astype(np.int64), seat_policy, np.int64(batch.game_start))
+    _check_code(highest_trump, SUIT_DICT, "trump")
     columns = [
         pa.array(game_id), pa.array(hand), pa.array(seat), pa.array(team),
-        _dictionary_array(policy, names, "policy"),
+        _coded(policy, None, names),
         pa.array(dealer),
-        _dictionary_array(trump, SUIT_DICT, "trump", nullable=True),
-        _dictionary_array(turnup, FACE_DICT, "turn-up card", nullable=True),
+        _coded(trump, trump_valid, SUIT_DICT),
+        _coded(turnup, turnup_valid, FACE_DICT),
         pa.array(points), pa.array(score_after),
     ]
     columns += [pa.array(small[k]) for k in range(small.shape[0])]
@@ -115,30 +168,22 @@ def _games_table(batch: GameBatch, policies: list[str]) -> pa.Table:
 
 
 def _declarations_table(batch: GameBatch) -> pa.Table:
-    (game_id, hand, trick, seat, kind, points, status, suit, compound_id,
-     compound_size) = declaration_columns(batch.events, batch.game_info,
-                                          np.int64(batch.game_start), _IS_COMBINATION)
+    (game_id, hand, trick, seat, kind, points, status, suit, suit_valid, compound_id,
+     compound_size, compound_valid, highest) = declaration_columns(
+        batch.events, batch.game_info, np.int64(batch.game_start), _IS_COMBINATION)
+    _check_code(int(highest[0]), KIND_DICT, "event kind")
+    _check_code(int(highest[1]), STATUS_DICT, "event status")
+    _check_code(int(highest[2]) - 1, SUIT_DICT, "event suit")
     columns = [
         pa.array(game_id), pa.array(hand), pa.array(trick), pa.array(seat),
-        _dictionary_array(kind, KIND_DICT, "event kind"),
+        _coded(kind, None, KIND_DICT),
         pa.array(points),
-        _dictionary_array(status, STATUS_DICT, "event status"),
-        _dictionary_array(suit, SUIT_DICT, "event suit", nullable=True),
-        *_with_nulls((compound_id, pa.int16()), (compound_size, pa.int8())),
+        _coded(status, None, STATUS_DICT),
+        _coded(suit, suit_valid, SUIT_DICT),
+        _int_array(compound_id, pa.int16(), compound_valid),
+        _int_array(compound_size, pa.int8(), compound_valid),
     ]
     return pa.Table.from_arrays(columns, schema=declarations_schema())
-
-
-def _with_nulls(*columns: tuple[np.ndarray, pa.DataType]) -> list[pa.Array]:
-    """Arrow arrays of columns that are null together (-1 in the first): one validity
-    bitmap, packed once and shared, instead of a mask converted per column."""
-    first = columns[0][0]
-    valid = first >= 0
-    null_count = int(valid.size - np.count_nonzero(valid))
-    bitmap = pa.py_buffer(np.packbits(valid, bitorder="little")) if null_count else None
-    return [pa.Array.from_buffers(kind, len(values), [bitmap, pa.py_buffer(values)],
-                                  null_count=null_count)
-            for values, kind in columns]
 
 
 _IS_COMBINATION = np.zeros(256, dtype=np.bool_)
