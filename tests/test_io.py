@@ -172,6 +172,34 @@ def test_combinations_of_one_trick_form_one_compound():
     assert decl["compound_size"].fillna(-1).tolist() == [-1, 3, 3, 3, 1, 1, 1]
 
 
+def test_compounds_skip_other_events_and_lost_combinations_and_restart_each_game():
+    """A brisque between two combinations of one trick does not split their compound; a
+    lost combination (never scored) belongs to none; the same trick and seat in another
+    hand is another compound; compound ids restart at 0 in every game."""
+    events = np.zeros((2, 8), dtype=np.int64)
+    events[0, :7] = [
+        pack_event(0, 4, 1, C.K_FOUR_KINGS, C.EV_SCORED, 0, 80),
+        pack_event(0, 4, 1, C.K_BRISQUES, C.EV_SCORED, 0, 10),
+        pack_event(0, 4, 1, C.K_FOUR_QUEENS, C.EV_SCORED, 0, 60),
+        pack_event(0, 5, 0, C.K_BEZIQUE, C.EV_LOST, 0, 0),
+        pack_event(0, 6, 0, C.K_COMMON_MARRIAGE, C.EV_SCORED_PENDING, C.HEARTS + 1, 20),
+        pack_event(1, 4, 1, C.K_FOUR_JACKS, C.EV_SCORED, 0, 40),
+        pack_event(1, 4, 1, C.K_LAST_TRICK, C.EV_SCORED, 0, 10),
+    ]
+    events[1, :3] = [pack_event(0, 1, 1, C.K_BRISQUES, C.EV_SCORED, 0, 10),
+                     pack_event(0, 2, 1, C.K_FOUR_ACES, C.EV_SCORED, 0, 100),
+                     pack_event(0, 2, 1, C.K_BEZIQUE, C.EV_SCORED, 0, 40)]
+    info = np.zeros((2, C.GI_SIZE), dtype=np.int64)
+    info[:, C.GI_HANDS] = [2, 1]
+    info[:, C.GI_N_EVENTS] = [7, 3]
+    batch = GameBatch(0, 2, np.zeros((2, 2, 2, C.HS_SIZE), np.int32),
+                      np.zeros((2, 2, C.HI_SIZE), np.int32), info, events)
+    decl = batch_to_tables(batch, POLICIES)["declarations"].to_pandas()
+    assert decl["compound_id"].fillna(-1).tolist() == [0, -1, 0, -1, 1, 2, -1, -1, 0, 0]
+    assert decl["compound_size"].fillna(-1).tolist() == [2, -1, 2, -1, 1, 1, -1, -1, 2, 2]
+    assert decl["suit"].isna().tolist() == [True] * 4 + [False] + [True] * 5
+
+
 def test_tables_of_fake_engine_batch_match_arrays(fake_engine, rules):
     batch = fake_engine.batch(rules, POLICIES, 3, 1000, 60)
     tables = batch_to_tables(batch, POLICIES)

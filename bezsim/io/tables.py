@@ -13,6 +13,7 @@ import pyarrow as pa
 
 from bezsim.engine import constants as C
 from bezsim.engine.api import GameBatch
+from bezsim.io import flatten as F
 from bezsim.io.flatten import declaration_columns, hand_columns
 from bezsim.io.schema import (
     FACE_DICT,
@@ -128,21 +129,20 @@ def _policy_dictionary(policies: list[str]) -> tuple[tuple[str, ...], np.ndarray
 
 def _hands_table(batch: GameBatch, policies: list[str]) -> pa.Table:
     names, seat_policy = _policy_dictionary(policies)
-    (game_id, hand, seat, team, policy, dealer, trump, trump_valid, turnup, turnup_valid, points,
-     score_after, small, kinds, highest_trump) = hand_columns(
-        batch.hand_seat, batch.hand_info, batch.game_info, batch.players,
-        batch.teams().astype(np.int64), seat_policy, np.int64(batch.game_start))
-    _check_code(highest_trump, SUIT_DICT, "trump")
+    c = hand_columns(batch.hand_seat, batch.hand_info, batch.game_info, batch.players,
+                     batch.teams().astype(np.int64), seat_policy, batch.game_start)
+    _check_code(c.highest_trump, SUIT_DICT, "trump")
     columns = [
-        pa.array(game_id), pa.array(hand), pa.array(seat), pa.array(team),
-        _coded(policy, None, names),
-        pa.array(dealer),
-        _coded(trump, trump_valid, SUIT_DICT),
-        _coded(turnup, turnup_valid, FACE_DICT),
-        pa.array(points), pa.array(score_after),
+        pa.array(c.game_id), pa.array(c.small[0]),
+        pa.array(c.tiny[F.SEAT]), pa.array(c.tiny[F.TEAM]),
+        _coded(c.tiny[F.POLICY], None, names),
+        pa.array(c.tiny[F.DEALER]),
+        _coded(c.tiny[F.TRUMP], c.valid[0], SUIT_DICT),
+        _coded(c.tiny[F.TURNUP], c.valid[1], FACE_DICT),
+        pa.array(c.wide[0]), pa.array(c.wide[1]),
     ]
-    columns += [pa.array(small[k]) for k in range(small.shape[0])]
-    columns += [pa.array(kinds[k]) for k in range(C.N_KINDS)]
+    columns += [pa.array(c.small[1 + k]) for k in range(len(F.SMALL_COUNTS))]
+    columns += [pa.array(c.wide[2 + k]) for k in range(C.N_KINDS)]
     return pa.Table.from_arrays(columns, schema=hands_schema())
 
 
@@ -168,20 +168,19 @@ def _games_table(batch: GameBatch, policies: list[str]) -> pa.Table:
 
 
 def _declarations_table(batch: GameBatch) -> pa.Table:
-    (game_id, hand, trick, seat, kind, points, status, suit, suit_valid, compound_id,
-     compound_size, compound_valid, highest) = declaration_columns(
-        batch.events, batch.game_info, np.int64(batch.game_start), _IS_COMBINATION)
-    _check_code(int(highest[0]), KIND_DICT, "event kind")
-    _check_code(int(highest[1]), STATUS_DICT, "event status")
-    _check_code(int(highest[2]) - 1, SUIT_DICT, "event suit")
+    c = declaration_columns(batch.events, batch.game_info, batch.game_start, _IS_COMBINATION)
+    _check_code(int(c.highest[0]), KIND_DICT, "event kind")
+    _check_code(int(c.highest[1]), STATUS_DICT, "event status")
+    _check_code(int(c.highest[2]) - 1, SUIT_DICT, "event suit")
     columns = [
-        pa.array(game_id), pa.array(hand), pa.array(trick), pa.array(seat),
-        _coded(kind, None, KIND_DICT),
-        pa.array(points),
-        _coded(status, None, STATUS_DICT),
-        _coded(suit, suit_valid, SUIT_DICT),
-        _int_array(compound_id, pa.int16(), compound_valid),
-        _int_array(compound_size, pa.int8(), compound_valid),
+        pa.array(c.game_id), pa.array(c.small[F.HAND]), pa.array(c.small[F.TRICK]),
+        pa.array(c.tiny[F.EV_SEAT]),
+        _coded(c.tiny[F.KIND], None, KIND_DICT),
+        pa.array(c.points),
+        _coded(c.tiny[F.STATUS], None, STATUS_DICT),
+        _coded(c.tiny[F.SUIT], c.valid[0], SUIT_DICT),
+        _int_array(c.small[F.COMPOUND_ID], pa.int16(), c.valid[1]),
+        _int_array(c.tiny[F.COMPOUND_SIZE], pa.int8(), c.valid[1]),
     ]
     return pa.Table.from_arrays(columns, schema=declarations_schema())
 
