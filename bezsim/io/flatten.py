@@ -2,10 +2,10 @@
 
 Why compiled: the numpy version (a mask, fancy indexing, a transpose and a cast per column)
 cost about 1.2 µs per hand, a fifth of what the engine spends playing it, and ran on the
-writer thread beside the engine's. These kernels read each engine row once and write every
+writer threads beside the engine's. These kernels read each engine row once and write every
 column in its final type, so the Arrow arrays wrap them without copying. They release the
-GIL (``nogil``), so the main thread can start the engine's next call while the writer thread
-flattens a shard.
+GIL (``nogil``), so the main thread can start the engine's next call while the writer threads
+flatten a shard.
 
 The outputs are allocated by numpy, a few 2-D arrays grouped by type (each row of one is a
 column, contiguous): numpy asks the kernel for huge pages on large arrays, while an array
