@@ -26,13 +26,15 @@ def test_kill_9_then_resume_gives_the_uninterrupted_tables(tmp_path):
     out = tmp_path / "killed"
     proc = _bezsim("simulate", *ARGS, "--out", str(out))
     deadline = time.monotonic() + 300
-    while not shard_paths(out, 1)["declarations"].exists():     # two shards written
+    # a shard's three files are written by two threads in no fixed order: wait for them all
+    while not all(path.exists() for path in shard_paths(out, 1).values()):   # two shards
         assert proc.poll() is None, proc.stderr.read()
         assert time.monotonic() < deadline, "no shard written in 300 s"
         time.sleep(0.05)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    done_before = sum(shard_paths(out, k)["games"].exists() for k in range(30))
+    done_before = sum(all(path.exists() for path in shard_paths(out, k).values())
+                      for k in range(30))
     assert 2 <= done_before < 30, f"{done_before} shards finished before the kill"
 
     resumed = _bezsim("simulate", "--resume", str(out))
