@@ -103,13 +103,13 @@ def _coded(codes: np.ndarray, valid: np.ndarray | None, dictionary: tuple[str, .
 def _int_array(values: np.ndarray, kind: pa.DataType, valid: np.ndarray | None) -> pa.Array:
     """``values`` (without a copy) with the nulls of a validity bitmap, or none."""
     n = len(values)
-    nulls = 0 if valid is None else n - _set_bits(valid, n)
+    nulls = 0 if valid is None else n - _set_bits(valid)
     bitmap = pa.py_buffer(valid) if nulls else None
     return pa.Array.from_buffers(kind, n, [bitmap, pa.py_buffer(values)], null_count=nulls)
 
 
-def _set_bits(bitmap: np.ndarray, n: int) -> int:
-    """Rows marked valid in the first ``n`` bits of a bitmap (the kernels leave the rest 0)."""
+def _set_bits(bitmap: np.ndarray) -> int:
+    """Rows marked valid in a bitmap (the kernels leave the bits past the last row 0)."""
     return int(_POPCOUNT[bitmap].sum(dtype=np.int64))
 
 
