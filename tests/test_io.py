@@ -150,24 +150,31 @@ def test_tables_have_exact_values():
     ]
 
 
+def _declarations_of(events_by_game: list[list[int]], hands: list[int]):
+    """The declarations table (pandas) of two-player games with these packed events."""
+    n = len(events_by_game)
+    events = np.zeros((n, max(map(len, events_by_game)) + 1), dtype=np.int64)
+    for g, game_events in enumerate(events_by_game):
+        events[g, :len(game_events)] = game_events
+    info = np.zeros((n, C.GI_SIZE), dtype=np.int64)
+    info[:, C.GI_HANDS] = hands
+    info[:, C.GI_N_EVENTS] = [len(e) for e in events_by_game]
+    batch = GameBatch(0, 2, np.zeros((n, max(hands), 2, C.HS_SIZE), np.int32),
+                      np.zeros((n, max(hands), C.HI_SIZE), np.int32), info, events)
+    return batch_to_tables(batch, POLICIES)["declarations"].to_pandas()
+
+
 def test_combinations_of_one_trick_form_one_compound():
     """R5.2: every combination scored on one trick won is one (compound) declaration."""
-    events = np.zeros((2, 6), dtype=np.int64)
-    events[0, :5] = [
-        pack_event(0, 4, 1, C.K_BRISQUES, C.EV_SCORED, 0, 20),
-        pack_event(0, 4, 1, C.K_ROYAL_MARRIAGE, C.EV_SCORED, C.SPADES + 1, 40),
-        pack_event(0, 4, 1, C.K_FOUR_KINGS, C.EV_SCORED, 0, 80),
-        pack_event(0, 4, 1, C.K_SEQUENCE, C.EV_SCORED, 0, 250),
-        pack_event(0, 6, 0, C.K_BEZIQUE, C.EV_SCORED, 0, 40),
-    ]
-    events[1, :2] = [pack_event(0, 2, 0, C.K_FOUR_ACES, C.EV_SCORED, 0, 100),
-                     pack_event(1, 2, 0, C.K_FOUR_JACKS, C.EV_SCORED, 0, 40)]
-    info = np.zeros((2, C.GI_SIZE), dtype=np.int64)
-    info[:, C.GI_HANDS] = [1, 2]
-    info[:, C.GI_N_EVENTS] = [5, 2]
-    batch = GameBatch(0, 2, np.zeros((2, 2, 2, C.HS_SIZE), np.int32),
-                      np.zeros((2, 2, C.HI_SIZE), np.int32), info, events)
-    decl = batch_to_tables(batch, POLICIES)["declarations"].to_pandas()
+    decl = _declarations_of([
+        [pack_event(0, 4, 1, C.K_BRISQUES, C.EV_SCORED, 0, 20),
+         pack_event(0, 4, 1, C.K_ROYAL_MARRIAGE, C.EV_SCORED, C.SPADES + 1, 40),
+         pack_event(0, 4, 1, C.K_FOUR_KINGS, C.EV_SCORED, 0, 80),
+         pack_event(0, 4, 1, C.K_SEQUENCE, C.EV_SCORED, 0, 250),
+         pack_event(0, 6, 0, C.K_BEZIQUE, C.EV_SCORED, 0, 40)],
+        [pack_event(0, 2, 0, C.K_FOUR_ACES, C.EV_SCORED, 0, 100),
+         pack_event(1, 2, 0, C.K_FOUR_JACKS, C.EV_SCORED, 0, 40)],
+    ], hands=[1, 2])
     assert decl["compound_id"].fillna(-1).tolist() == [-1, 0, 0, 0, 1, 0, 1]
     assert decl["compound_size"].fillna(-1).tolist() == [-1, 3, 3, 3, 1, 1, 1]
 
@@ -176,25 +183,18 @@ def test_compounds_skip_other_events_and_lost_combinations_and_restart_each_game
     """A brisque between two combinations of one trick does not split their compound; a
     lost combination (never scored) belongs to none; the same trick and seat in another
     hand is another compound; compound ids restart at 0 in every game."""
-    events = np.zeros((2, 8), dtype=np.int64)
-    events[0, :7] = [
-        pack_event(0, 4, 1, C.K_FOUR_KINGS, C.EV_SCORED, 0, 80),
-        pack_event(0, 4, 1, C.K_BRISQUES, C.EV_SCORED, 0, 10),
-        pack_event(0, 4, 1, C.K_FOUR_QUEENS, C.EV_SCORED, 0, 60),
-        pack_event(0, 5, 0, C.K_BEZIQUE, C.EV_LOST, 0, 0),
-        pack_event(0, 6, 0, C.K_COMMON_MARRIAGE, C.EV_SCORED_PENDING, C.HEARTS + 1, 20),
-        pack_event(1, 4, 1, C.K_FOUR_JACKS, C.EV_SCORED, 0, 40),
-        pack_event(1, 4, 1, C.K_LAST_TRICK, C.EV_SCORED, 0, 10),
-    ]
-    events[1, :3] = [pack_event(0, 1, 1, C.K_BRISQUES, C.EV_SCORED, 0, 10),
-                     pack_event(0, 2, 1, C.K_FOUR_ACES, C.EV_SCORED, 0, 100),
-                     pack_event(0, 2, 1, C.K_BEZIQUE, C.EV_SCORED, 0, 40)]
-    info = np.zeros((2, C.GI_SIZE), dtype=np.int64)
-    info[:, C.GI_HANDS] = [2, 1]
-    info[:, C.GI_N_EVENTS] = [7, 3]
-    batch = GameBatch(0, 2, np.zeros((2, 2, 2, C.HS_SIZE), np.int32),
-                      np.zeros((2, 2, C.HI_SIZE), np.int32), info, events)
-    decl = batch_to_tables(batch, POLICIES)["declarations"].to_pandas()
+    decl = _declarations_of([
+        [pack_event(0, 4, 1, C.K_FOUR_KINGS, C.EV_SCORED, 0, 80),
+         pack_event(0, 4, 1, C.K_BRISQUES, C.EV_SCORED, 0, 10),
+         pack_event(0, 4, 1, C.K_FOUR_QUEENS, C.EV_SCORED, 0, 60),
+         pack_event(0, 5, 0, C.K_BEZIQUE, C.EV_LOST, 0, 0),
+         pack_event(0, 6, 0, C.K_COMMON_MARRIAGE, C.EV_SCORED_PENDING, C.HEARTS + 1, 20),
+         pack_event(1, 4, 1, C.K_FOUR_JACKS, C.EV_SCORED, 0, 40),
+         pack_event(1, 4, 1, C.K_LAST_TRICK, C.EV_SCORED, 0, 10)],
+        [pack_event(0, 1, 1, C.K_BRISQUES, C.EV_SCORED, 0, 10),
+         pack_event(0, 2, 1, C.K_FOUR_ACES, C.EV_SCORED, 0, 100),
+         pack_event(0, 2, 1, C.K_BEZIQUE, C.EV_SCORED, 0, 40)],
+    ], hands=[2, 1])
     assert decl["compound_id"].fillna(-1).tolist() == [0, -1, 0, -1, 1, 2, -1, -1, 0, 0]
     assert decl["compound_size"].fillna(-1).tolist() == [2, -1, 2, -1, 1, 1, -1, -1, 2, 2]
     assert decl["suit"].isna().tolist() == [True] * 4 + [False] + [True] * 5
