@@ -14,7 +14,6 @@ import pyarrow as pa
 from bezsim.engine import constants as C
 from bezsim.engine.api import GameBatch
 from bezsim.io import flatten as F
-from bezsim.io.flatten import declaration_columns, hand_columns
 from bezsim.io.schema import (
     FACE_DICT,
     KIND_DICT,
@@ -129,8 +128,8 @@ def _policy_dictionary(policies: list[str]) -> tuple[tuple[str, ...], np.ndarray
 
 def _hands_table(batch: GameBatch, policies: list[str]) -> pa.Table:
     names, seat_policy = _policy_dictionary(policies)
-    c = hand_columns(batch.hand_seat, batch.hand_info, batch.game_info, batch.players,
-                     batch.teams().astype(np.int64), seat_policy, batch.game_start)
+    c = F.hand_columns(batch.hand_seat, batch.hand_info, batch.game_info, batch.players,
+                       batch.teams().astype(np.int64), seat_policy, batch.game_start)
     _check_code(c.highest_trump, SUIT_DICT, "trump")
     columns = [
         pa.array(c.game_id), pa.array(c.small[0]),
@@ -168,7 +167,8 @@ def _games_table(batch: GameBatch, policies: list[str]) -> pa.Table:
 
 
 def _declarations_table(batch: GameBatch) -> pa.Table:
-    c = declaration_columns(batch.events, batch.game_info, batch.game_start, _IS_COMBINATION)
+    c = F.declaration_columns(batch.events, batch.game_info, batch.game_start,
+                              _IS_COMBINATION)
     _check_code(int(c.highest[0]), KIND_DICT, "event kind")
     _check_code(int(c.highest[1]), STATUS_DICT, "event status")
     _check_code(int(c.highest[2]) - 1, SUIT_DICT, "event suit")
