@@ -516,6 +516,8 @@ def build_state(pos: Position, event_cap: int = 0, trace_cap: int = 0) -> np.nda
         S[st.O_LOC + card] = C.LOC_PLAYED
     sc = st.O_SC
     S[sc + C.SC_TRUMP] = pos.trumps
+    # a position does not say when trumps were fixed: at the deal, as far as it tells
+    S[sc + C.SC_TRUMP_TRICK] = -1 if pos.trumps == C.NO_TRUMP else C.TRICK_DEAL
     S[sc + C.SC_PACKS] = pos.rules.packs
     S[sc + C.SC_PLAYERS] = pos.rules.players
     S[sc + C.SC_VARIANT] = int(pos.rules.params()[C.PR_VARIANT])
@@ -612,9 +614,23 @@ def open_cards_outcomes(pos: Position) -> list[dict[str, Any]]:
         events = [{"kind": "brisques", "suit": None, "points": brisques, "cards": []}] \
             if brisques else []
         events += _traced_events(S)
+        events += _last_trick_events(pos, params)
         outcomes.append({"exchange_seven": exchange, "events": events,
                          "total": sum(e["points"] for e in events)})
     return outcomes
+
+
+def _last_trick_events(pos: Position, params: np.ndarray) -> list[dict[str, Any]]:
+    """The last-trick points of winning trick ``pos.trick`` (R2.5, option last_trick), which
+    the engine scores as the trick ends, before the open-card step."""
+    mode = int(params[C.PR_LAST_TRICK])
+    scores = ((pos.trick == last_trick(pos.rules) and mode in (C.LAST_TRICK32, C.LAST_BOTH))
+              or (pos.trick == stage1_tricks(pos.rules)
+                  and mode in (C.LAST_TRICK24, C.LAST_BOTH)))
+    if not scores:
+        return []
+    return [{"kind": "last_trick", "suit": None,
+             "points": int(params[C.PR_POINTS + C.K_LAST_TRICK]), "cards": []}]
 
 
 def _traced_events(S: np.ndarray) -> list[dict[str, Any]]:

@@ -762,7 +762,7 @@ class MultiHand:
 
     def batch_rows(self) -> dict:
         info = [self.dealer, self.trump, self.dealt_turnup, self.winners[STAGE1],
-                self.winners[self.n_tricks]]
+                self.winners[self.n_tricks], C.TRICK_DEAL]     # the turn-up fixed trumps
         seats = []
         for s in range(self.P):
             kinds = [self.points[s][k] for k in range(C.N_KINDS)]

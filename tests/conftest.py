@@ -68,7 +68,8 @@ def _fake_game(seed: int, game: int, policies: list[str], target: int):
             row[C.HS_SCORE_AFTER] = scores[seat]
             row[C.HS_TRICKS_WON] = tricks0 if seat == 0 else 16 - tricks0
             row[C.HS_KIND:] = pts[seat]
-        hand_info[h] = [(first_dealer + h) % PLAYERS, trump, int(rng.integers(-1, 64)), 0, last]
+        hand_info[h] = [(first_dealer + h) % PLAYERS, trump, int(rng.integers(-1, 64)), 0, last,
+                        C.TRICK_DEAL]
     packed = np.full(EVENT_CAP, JUNK, dtype=np.int64)
     packed[:len(events)] = events
     winner = int(np.argmax(scores))

@@ -726,7 +726,8 @@ class Hand:
 
     def batch_rows(self) -> dict:
         w24 = self.winners[24]
-        info = [self.dealer, self.trump, self.dealt_turnup, w24, self.winners[32]]
+        # the turn-up fixed trumps at the deal (R2.1)
+        info = [self.dealer, self.trump, self.dealt_turnup, w24, self.winners[32], C.TRICK_DEAL]
         seats = []
         for s in range(2):
             kinds = [self.points[s][k] for k in range(C.N_KINDS)]
@@ -1413,7 +1414,7 @@ class RubiconHand(Hand):
 
     def batch_rows(self) -> dict:
         info = [self.dealer, self.trump, -1, self.winners[RUBICON_STAGE1],   # no turn-up
-                self.winners[RUBICON_TRICKS]]
+                self.winners[RUBICON_TRICKS], self.trump_fixed_at]          # R6.2, R8
         seats = []
         for s in range(2):
             kinds = [self.points[s][k] for k in range(C.N_KINDS)]
@@ -2326,7 +2327,7 @@ def test_runs_identical_across_shards_and_threads(tmp_path):
 
 # README, "Tables": the hands table
 DOCUMENTED_HAND_COLUMNS = ["game_id", "hand", "seat", "team", "policy", "dealer", "trump", "turnup",
-                           "points", "score_after", "tricks_won", "combinations",
+                           "trump_trick", "points", "score_after", "tricks_won", "combinations",
                            "declaring_tricks", "compounds", "brisques", "carte_blanches"]
 DOCUMENTED_KIND_COLUMNS = [
     "pts_common_marriage", "pts_royal_marriage", "pts_sequence", "pts_bezique",

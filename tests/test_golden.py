@@ -34,47 +34,47 @@ REGENERATE = "python tests/test_golden.py"
 # (variant, policies) -> digests of (hands, games, declarations); one policy is every seat's
 GOLDEN: dict[tuple[str, str], dict[str, str]] = {
     ("ordinary", "random"): {
-        "hands": "72370447d48810336097730981b462470a9cb5294d6d514fa2fb725783cde607",
+        "hands": "41e1ad181f4476cbe9cc75cf38c8a148329dd570132759bdbf1bbaf3d1db3c93",
         "games": "f0205c04622985b7a879d57720096201d2f90b43cae028d136c515d6d714f003",
         "declarations": "2f64ee810c8d706c7c8ebc0cc9e50ab02b922cbf96dd4a84aab7d77946abff26",
     },
     ("three_handed", "random"): {
-        "hands": "282a0febdb4ca2419939c32fb674dad04ff89f9b5e49f100928635005bcfd913",
+        "hands": "ec5b05c614ba0dfa0c7cef99ff247f6504706a3a8d08f4078362f2d5d8c0f3d9",
         "games": "1ff1421ba211a7ef82fd3cdd7d2854301fac8a9fdb1c15259f503e197b099d3d",
         "declarations": "8ad082ff1e845283a883aaf95d084b827bf8522c5140ef76dc402a070cee20cb",
     },
     ("four_handed", "random"): {
-        "hands": "cfd6ff43b376d8f3a6acf82164ff7c8bbfb72509f69f65dcf225cd9936c58c5e",
+        "hands": "858966fd8e71b1b84c47b87e1e7e83aebacaee3fdc70ac6b56d6cb8b54a0df22",
         "games": "c1da3c01b12061a9ca9f8fb81af499c17e7aeacf5c8962ac59a0263516dd34e8",
         "declarations": "4f938d4589c600d545f446a21986f0f29b42a2a2c46cbfc493bcd13692509cc0",
     },
     ("four_handed_partners", "random"): {
-        "hands": "4e9d6b8e3e84b9fe959dce5c6cabbd1a25e7e2f49c785209892589a6bd3befe3",
+        "hands": "d417136d114cc966214a2e64831b443d732dfd6c9ead9dfdcdb7812a1422fb6b",
         "games": "a26581cc0090b2bb1d088b022b942dd76635247b27e3f61e46d4466316d33fc1",
         "declarations": "9f088122be35853e2eb340d03938335f91d92d1fc911b8c25a73ae2d7cf6f085",
     },
     ("polish", "random"): {
-        "hands": "9eeb230e81684ce41940e0e79d4cb76ddf33e286da9d6bb4167db7fa501eff25",
+        "hands": "54dd844d802e3072ec57c172de64fc27fce2e520d7a80ca5fbe65655426d82cd",
         "games": "92c1754b38b9c2eb69befd9ed6fcb1ff550d000641bb0b31450086fa7fd9c2ce",
         "declarations": "869d3c5d2acfec8297ab98627265dd8557e2598782e722c3644b65f63cff15b0",
     },
     ("rubicon", "random"): {
-        "hands": "bc95dc855cc97d49d683825e8ebe1ef7fb74ae946eaac60eaac5ea7bbaff128e",
+        "hands": "0d22cb609f474e712223714ff834fb7a877c8498d38cc18db952de120af7502a",
         "games": "6b3989f9dcc813669681190c35deb0450c158cf08f663c1ab9a961a2dd3db686",
         "declarations": "33f5486f307785df781384a8a4a3d0b617ddb4ec11882d099be286e847f3448c",
     },
     ("ordinary", "greedy,heuristic"): {
-        "hands": "5a3e472c2ebbff4d97402ac5d832c56e640e92d943767b0b812d262776411421",
+        "hands": "84ec2b8ba559810549e96e885934c9ac44251f3c8389d2c2518484cadc224fb7",
         "games": "8ba7f16f575e53718488d7720003c1bdc91c6d84125a45f2c4891ca89402f5f4",
         "declarations": "2e008d90a1ad65b84305136f4df27875c60acb9ebcb7ba483fa301d66d9d413e",
     },
     ("four_handed_partners", "heuristic,greedy,heuristic,greedy"): {
-        "hands": "511225087d431484c4ad9eb866f1d18bdd575fcf3855f06aec9949bf2ba1ee11",
+        "hands": "c4e9e212e1ecdd26b36660e29b2316495ef9d996763c81a345ce067ac871c05a",
         "games": "259bccca5420dca8e9da8bf90c6039d095bd91fccf5972284c980fdcdb37d635",
         "declarations": "ce32e02ff3a39a09be7f9c2040919334ea9258506b95bc68dfec79bb68591e40",
     },
     ("rubicon", "heuristic,greedy"): {
-        "hands": "4fbf2fd2d79ce253ca86cca7c91a5b0cb607c7c1f35b1e5ac508e445e2005c80",
+        "hands": "d7cfa9c7bf03c39a852a9d32875052ac57dc1377fde59c93f30b98ae76971b45",
         "games": "f0c761a012dbb0ef69f450b46c08c876d30f8a27467272bd0faa1e0e4959b485",
         "declarations": "88f7f6dc3a8f91c49541e3dae99ec97776bf8fd1e57e03d4ee9c1773bdd2b1e3",
     },

@@ -54,10 +54,11 @@ def handmade_batch() -> GameBatch:
     hand_seat[0, 1, 1] = _seat(_kinds(brisques=60, last_trick=10), 190, 6)
     hand_seat[1, 0, 0] = _seat(_kinds(four_aces=100, brisques=90), 190, 11, (1, 1, 0))
     hand_seat[1, 0, 1] = _seat(_kinds(brisques=70, last_trick=10), 80, 5)
-    # dealer, trump, turn-up (39 = 7♠ of pack 1; -1 = none), winners
-    hand_info[0, 0] = [1, C.DIAMONDS, 39, 0, 0]
-    hand_info[0, 1] = [0, C.HEARTS, -1, 1, 1]
-    hand_info[1, 0] = [0, C.CLUBS, 13, 0, 1]
+    # dealer, trump, turn-up (39 = 7♠ of pack 1; -1 = none), winners, the trick that fixed
+    # trumps (0: the turn-up at the deal)
+    hand_info[0, 0] = [1, C.DIAMONDS, 39, 0, 0, 0]
+    hand_info[0, 1] = [0, C.HEARTS, -1, 1, 1, 12]
+    hand_info[1, 0] = [0, C.CLUBS, 13, 0, 1, 0]
 
     info[0, [C.GI_HANDS, C.GI_FIRST_DEALER, C.GI_WINNER, C.GI_DOUBLE, C.GI_STAKE,
              C.GI_N_EVENTS]] = [2, 1, 0, 0, 1, 3]
@@ -78,12 +79,15 @@ def handmade_batch() -> GameBatch:
 
 def test_hands_schema_types():
     schema = hands_schema()
-    assert schema.names[:11] == ["game_id", "hand", "seat", "team", "policy", "dealer", "trump",
-                                 "turnup", "points", "score_after", "tricks_won"]
+    assert schema.names[:12] == ["game_id", "hand", "seat", "team", "policy", "dealer", "trump",
+                                 "turnup", "trump_trick", "points", "score_after",
+                                 "tricks_won"]
     assert [schema.field(n).type for n in ("game_id", "hand", "seat", "team", "dealer",
-                                           "points", "score_after", "tricks_won")] == [
-        pa.int64(), pa.int16(), pa.int8(), pa.int8(), pa.int8(), pa.int32(), pa.int32(),
-        pa.int16()]
+                                           "trump_trick", "points", "score_after",
+                                           "tricks_won")] == [
+        pa.int64(), pa.int16(), pa.int8(), pa.int8(), pa.int8(), pa.int16(), pa.int32(),
+        pa.int32(), pa.int16()]
+    assert schema.field("trump_trick").nullable and not schema.field("hand").nullable
     for name in ("policy", "trump", "turnup"):
         assert schema.field(name).type == DICT8
     kind_columns = [n for n in schema.names if n.startswith("pts_")]
@@ -127,6 +131,7 @@ def test_tables_have_exact_values():
         (41, 0, 1, "greedy", 0, "♣", "9♥", 80, 80, 5, 0, 70, 10, 0),
     ]
     assert hands["pts_bezique"].tolist() == [0, 40, 0, 0, 0, 0]
+    assert hands["trump_trick"].tolist() == [0, 0, 12, 12, 0, 0]
     assert hands["combinations"].tolist() == [1, 1, 0, 0, 1, 0]
     assert hands["declaring_tricks"].tolist() == [1, 1, 0, 0, 1, 0]
     assert hands["compounds"].tolist() == [0] * 6
@@ -396,3 +401,14 @@ def test_trump_code_outside_the_suits_is_refused():
     batch.hand_info[0, 0, C.HI_TRUMP] = 4
     with pytest.raises(RuntimeError, match="trump code 4, outside 0..3"):
         batch_to_tables(batch, POLICIES)
+
+
+def test_a_hand_without_trumps_has_no_trump_trick():
+    """Rubicon (R6.2): a hand in which no marriage or sequence fixed trumps has a null trump
+    and a null trump_trick, on its rows only."""
+    batch = handmade_batch()
+    batch.hand_info[0, 1, C.HI_TRUMP] = C.NO_TRUMP
+    batch.hand_info[0, 1, C.HI_TRUMP_TRICK] = -1
+    hands = batch_to_tables(batch, POLICIES)["hands"].to_pydict()
+    assert hands["trump"] == ["♦", "♦", None, None, "♣", "♣"]
+    assert hands["trump_trick"] == [0, 0, None, None, 0, 0]

@@ -605,6 +605,29 @@ def test_r5_3_explain_lists_both_outcomes():
     assert d["legal_declarations"] == []
 
 
+LAST_TRICK_10 = ("last_trick", None, 10, [])
+
+
+@pytest.mark.parametrize("option, trick, stage2, scored", [
+    (None, 32, True, True),             # R2.5: the hand's last trick
+    (None, 31, True, False),
+    (None, 24, False, False),
+    ("trick24", 24, False, True),       # option last_trick: the last stock trick instead
+    ("trick24", 32, True, False),
+    ("both", 24, False, True),
+    ("both", 32, True, True),
+])
+def test_r2_5_last_trick_is_part_of_what_the_win_scores(option, trick, stage2, scored):
+    """R2.5 (R5: as the ordinary game): a Polish win of the last trick scores its 10 with the
+    trick's brisques and compounds: 20 + 100 + 10 for two aces completing four aces."""
+    data = won(["A♥", "A♣"], ["A♠", "A♦"], trick=trick, turnup=None if stage2 else "9♠",
+               options={"last_trick": option} if option else None)
+    expected = [("brisques", None, 20, []),
+                ("four_aces", None, 100, sorted(["A♠", "A♣", "A♦", "A♥"]))]
+    expected += [LAST_TRICK_10] if scored else []
+    assert scores(data) == sorted(expected)
+    assert outcomes(data)[0][2] == (130 if scored else 120)
+
 # ---------------------------------------------------------------------------------------------
 # R5.4 stage 2; declarations continue in stage 2 (R5.2)
 # ---------------------------------------------------------------------------------------------
@@ -647,10 +670,11 @@ def test_r5_2_declarations_continue_in_stage_2():
         ("four_queens", None, 60, ["Q♠", "Q♣", "Q♥", "Q♦"])])
     d = explain(pos)
     assert d["stage"] == 2 and [o["total"] for o in d["outcomes"]] == [80]
-    # the last trick too
+    # the last trick too, with its 10 (R2.5)
     data = won(["A♥", "A♣"], ["A♠", "A♦"], turnup=None, trick=32)
     assert scores(data) == [("brisques", None, 20, []),
-                            ("four_aces", None, 100, ["A♠", "A♣", "A♥", "A♦"])]
+                            ("four_aces", None, 100, ["A♠", "A♣", "A♥", "A♦"]),
+                            LAST_TRICK_10]
 
 
 # ---------------------------------------------------------------------------------------------

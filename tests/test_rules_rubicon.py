@@ -36,6 +36,7 @@ from bezsim.engine.hand import play_card
 from bezsim.engine.melds import legal_declarations as engine_legal_declarations
 from bezsim.engine.melds import pending_announce, pending_index, pending_remove, score_combination
 from bezsim.engine.settlement import settle
+from bezsim.io.tables import batch_to_tables
 from bezsim.position import (
     PositionError,
     build_state,
@@ -386,6 +387,30 @@ def test_r10_e9_real_games_trumps_follow_the_first_marriage():
                 seen_undecided += 1
     assert seen_first_marriage > 50 and seen_later_royal > 10 and seen_later_common > 50
     assert seen_undecided > 0
+
+
+def test_r6_2_hands_table_records_when_trumps_were_fixed():
+    """R6.2, R8 ("trump and when it was fixed"): a hand's ``trump_trick`` is the trick of its
+    first marriage or sequence scored (the declarations table, pending or not), whose suit is
+    ``trump``; a hand where none scored has both null. 400 real games."""
+    tables = batch_to_tables(run_games(RUBICON, ["greedy", "random"], 17, 0, 400),
+                             ["greedy", "random"])
+    hands = tables["hands"].to_pandas()
+    events = tables["declarations"].to_pandas()
+    fixing = events[events["kind"].isin(["common_marriage", "royal_marriage", "sequence",
+                                         "plain_sequence"])
+                    & (events["status"] != "lost")]
+    first = fixing.groupby(["game_id", "hand"]).head(1).set_index(["game_id", "hand"])
+    seat0 = hands[hands["seat"] == 0].set_index(["game_id", "hand"]).join(
+        first[["trick", "suit"]])
+    fixed = seat0["trick"].notna()
+    assert 100 < fixed.sum() < len(seat0)          # both cases occur
+    assert (seat0.loc[fixed, "trump_trick"] == seat0.loc[fixed, "trick"]).all()
+    assert (seat0.loc[fixed, "trump"].astype(str) == seat0.loc[fixed, "suit"].astype(str)).all()
+    assert seat0.loc[~fixed, ["trump", "trump_trick"]].isna().all().all()
+    # both seats' rows of a hand agree
+    both = hands.groupby(["game_id", "hand"])["trump_trick"].nunique(dropna=False)
+    assert (both == 1).all()
 
 
 def test_r6_2_explain_prints_undecided_trumps(tmp_path):

@@ -98,7 +98,8 @@ SC_HAND_POINTS = 14    # + seat: points scored so far this hand
 SC_PACKS = 18          # packs in play (cards are 0 .. 32 * packs - 1)
 SC_PLAYERS = 19
 SC_VARIANT = 20        # VARIANT_*: the rules being played are public
-SC_SIZE = 21
+SC_TRUMP_TRICK = 21    # trick whose declaration fixed trumps (R6.2), TRICK_DEAL for a turn-up
+SC_SIZE = 22
 
 # --- params array layout (bezsim.rules builds it) ------------------------------------------
 PR_VARIANT = 0
@@ -189,7 +190,8 @@ HI_TRUMP = 1
 HI_TURNUP = 2          # card id of the turn-up at the deal
 HI_WINNER_TRICK24 = 3
 HI_WINNER_LAST = 4
-HI_SIZE = 5
+HI_TRUMP_TRICK = 5     # SC_TRUMP_TRICK at the end of the hand (R8: when trumps were fixed)
+HI_SIZE = 6
 # game_info[g, :]
 GI_HANDS = 0
 GI_FIRST_DEALER = 1

@@ -24,6 +24,7 @@ from bezsim.engine.constants import (
     GI_WINNER,
     HI_DEALER,
     HI_TRUMP,
+    HI_TRUMP_TRICK,
     HI_TURNUP,
     HI_WINNER_LAST,
     HI_WINNER_TRICK24,
@@ -51,6 +52,7 @@ from bezsim.engine.constants import (
     SC_HAND_POINTS,
     SC_SCORE,
     SC_TRUMP,
+    SC_TRUMP_TRICK,
     TR_GAME_END,
     TR_HAND_END,
     TR_HAND_POINTS,
@@ -103,6 +105,7 @@ def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
     players = params[PR_PLAYERS]
     hand_info[h, HI_DEALER] = dealer
     hand_info[h, HI_TRUMP] = S[O_SC + SC_TRUMP]
+    hand_info[h, HI_TRUMP_TRICK] = S[O_SC + SC_TRUMP_TRICK]
     hand_info[h, HI_TURNUP] = (S[O_STOCK + players * params[PR_HAND_SIZE]]
                                if params[PR_TURNUP] else NO_CARD)
     hand_info[h, HI_WINNER_TRICK24] = w24

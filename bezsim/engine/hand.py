@@ -68,6 +68,7 @@ from bezsim.engine.constants import (
     SC_STOCK_LEFT,
     SC_TRICK,
     SC_TRUMP,
+    SC_TRUMP_TRICK,
     SC_TURNUP,
     SC_VARIANT,
     SEVEN,
@@ -198,10 +199,12 @@ def deal(params, S, rng, hand_no, dealer):
         reveal_all(S, players, turnup, V_TURNUP)
         S[O_SC + SC_TURNUP] = turnup
         S[O_SC + SC_TRUMP] = (turnup & 31) >> 3
+        S[O_SC + SC_TRUMP_TRICK] = TRICK_DEAL
     else:
         turnup = NO_CARD
         S[O_SC + SC_TURNUP] = NO_CARD
         S[O_SC + SC_TRUMP] = NO_TRUMP          # fixed by the first marriage (R6.2)
+        S[O_SC + SC_TRUMP_TRICK] = -1
     set_roles(params, S)
     recount_hands(params, S)
     S[O_SC + SC_DEALER] = dealer

@@ -69,6 +69,7 @@ from bezsim.engine.constants import (
     REUSE_ORDINARY,
     SC_EXCHANGED,
     SC_TRUMP,
+    SC_TRUMP_TRICK,
     SC_TURNUP,
     SEVEN,
     SEVEN_WHEN_DECLARED,
@@ -642,6 +643,7 @@ def score_combination(params, S, seat, code, hand_no, trick, status):
                  params[PR_POINTS + kind])
     if S[O_SC + SC_TRUMP] == NO_TRUMP and (kind <= K_PLAIN_SEQUENCE):
         S[O_SC + SC_TRUMP] = code_suit(code)   # R6.2: the first marriage or sequence
+        S[O_SC + SC_TRUMP_TRICK] = trick
         set_roles(params, S)
         recount_hands(params, S)
         recode_pending(S, players, code_suit(code))

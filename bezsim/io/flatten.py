@@ -27,6 +27,7 @@ from bezsim.engine.constants import (
     GI_N_EVENTS,
     HI_DEALER,
     HI_TRUMP,
+    HI_TRUMP_TRICK,
     HI_TURNUP,
     HS_BRISQUES,
     HS_CARTE_BLANCHES,
@@ -50,7 +51,8 @@ class HandColumns(NamedTuple):
 
     game_id: np.ndarray    # int64
     wide: np.ndarray       # int32 (2 + N_KINDS, rows): points, score_after, pts by kind
-    small: np.ndarray      # int16 (1 + len(SMALL_COUNTS), rows): hand, then the counters
+    small: np.ndarray      # int16 (2 + len(SMALL_COUNTS), rows): hand, the counters, then
+    #                        the trick that fixed trumps (TRUMP_TRICK; null with the trump)
     tiny: np.ndarray       # int8 (6, rows): seat, team, policy, dealer, trump, turnup codes
     valid: np.ndarray      # uint8 (2, bytes): validity bitmaps of trump and turn-up
     highest_trump: int     # the highest trump code, checked against the dictionary
@@ -58,6 +60,8 @@ class HandColumns(NamedTuple):
 
 # rows of HandColumns.tiny
 SEAT, TEAM, POLICY, DEALER, TRUMP, TURNUP = range(6)
+# row of HandColumns.small
+TRUMP_TRICK = 1 + len(SMALL_COUNTS)
 
 
 def hand_columns(hand_seat, hand_info, game_info, players: int, teams, seat_policy,
@@ -67,7 +71,7 @@ def hand_columns(hand_seat, hand_info, game_info, players: int, teams, seat_poli
     r // 8, set when row r is not null); the turn-up is its face (card id % 32)."""
     rows = int(game_info[:, GI_HANDS].sum()) * players
     columns = HandColumns(np.empty(rows, np.int64), np.empty((2 + N_KINDS, rows), np.int32),
-                          np.empty((1 + len(SMALL_COUNTS), rows), np.int16),
+                          np.empty((2 + len(SMALL_COUNTS), rows), np.int16),
                           np.empty((6, rows), np.int8), np.zeros((2, (rows + 7) // 8), np.uint8),
                           -1)
     highest = _fill_hand_columns(hand_seat, hand_info, game_info, players, teams, seat_policy,
@@ -96,6 +100,7 @@ def _fill_hand_columns(hand_seat, hand_info, game_info, players, teams, seat_pol
                 tiny[DEALER, r] = hand_info[g, h, HI_DEALER]
                 tiny[TRUMP, r] = max(suit, 0)
                 valid[0, r >> 3] |= np.uint8(suit >= 0) << (r & 7)
+                small[TRUMP_TRICK, r] = max(hand_info[g, h, HI_TRUMP_TRICK], 0)
                 tiny[TURNUP, r] = max(up, 0) % 32
                 valid[1, r >> 3] |= np.uint8(up >= 0) << (r & 7)
                 wide[0, r] = row[HS_POINTS]

@@ -23,10 +23,11 @@ KIND_DICT: tuple[str, ...] = KIND_NAMES
 STATUS_DICT: tuple[str, ...] = STATUS_NAMES
 
 
-# Columns that may hold nulls (no trump yet, no turn-up, an event without a suit or outside a
-# compound); every other column is declared non-null, so Parquet stores it REQUIRED, with no
-# definition levels to write or read (measured 10-15% of a shard's write).
-NULLABLE = {"trump", "turnup", "suit", "compound_id", "compound_size"}
+# Columns that may hold nulls (no trump yet, so no trick that fixed it, no turn-up, an event
+# without a suit or outside a compound); every other column is declared non-null, so Parquet
+# stores it REQUIRED, with no definition levels to write or read (measured 10-15% of a
+# shard's write).
+NULLABLE = {"trump", "trump_trick", "turnup", "suit", "compound_id", "compound_size"}
 
 
 def _schema(fields: list[tuple[str, pa.DataType]]) -> pa.Schema:
@@ -49,6 +50,8 @@ def hands_schema() -> pa.Schema:
         ("dealer", pa.int8()),
         ("trump", DICT_STRING),
         ("turnup", DICT_STRING),
+        ("trump_trick", pa.int16()),    # when trumps were fixed: 0 at the deal (turn-up),
+        #                                 else the trick of the first marriage (R6.2)
         ("points", pa.int32()),
         ("score_after", pa.int32()),
         ("tricks_won", pa.int16()),

@@ -138,6 +138,7 @@ def _hands_table(batch: GameBatch, policies: list[str]) -> pa.Table:
         pa.array(c.tiny[F.DEALER]),
         _coded(c.tiny[F.TRUMP], c.valid[0], SUIT_DICT),
         _coded(c.tiny[F.TURNUP], c.valid[1], FACE_DICT),
+        _int_array(c.small[F.TRUMP_TRICK], pa.int16(), c.valid[0]),
         pa.array(c.wide[0]), pa.array(c.wide[1]),
     ]
     columns += [pa.array(c.small[1 + k]) for k in range(len(F.SMALL_COUNTS))]
