@@ -269,6 +269,28 @@ def test_entry_point_in_a_real_process():
                            "x>=1. (see 'bezsim simulate --help')\n")
 
 
+SIMULATE_IMPORTS = """
+import sys
+from bezsim.cli import main
+try:
+    main(["simulate", "--games", "20", "--seed", "3", "--no-progress", "--out", sys.argv[1]])
+except SystemExit as exit:
+    assert exit.code in (0, None), exit.code
+print(sorted(m for m in ("pandas", "scipy.stats", "matplotlib") if m in sys.modules))
+"""
+
+
+def test_simulate_never_imports_pandas(tmp_path):
+    """Start-up (README "Start-up"): pandas' import is a fifth of a warm run's start-up and
+    the write path needs only pyarrow, so a simulate run must not import it."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-c", SIMULATE_IMPORTS, str(tmp_path / "run")],
+                          capture_output=True, text=True, env=env, cwd=REPO, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "[]"
+    assert (tmp_path / "run" / "hands").is_dir()
+
+
 def test_real_engine_same_seed_same_tables_for_any_threads_and_shards(tmp_path):
     """End to end through the real engine: --threads and --shard-size never change a table."""
     import pandas as pd

@@ -3,11 +3,22 @@
 Nothing here knows how games are played; it reads ``GameBatch`` arrays and writes tables.
 """
 
+from typing import Any
+
 from bezsim.io.manifest import check_out_dir, read_manifest, run_identity, write_manifest
-from bezsim.io.reader import read_run
 from bezsim.io.schema import TABLE_NAMES, table_schemas
 from bezsim.io.shards import shard_complete, shard_paths, write_shard
 from bezsim.io.tables import batch_to_tables
+
+
+def __getattr__(name: str) -> Any:
+    # read_run needs pandas, which a simulate run never imports otherwise (its import is a
+    # fifth of the run's start-up): loaded when a caller first reads a run
+    if name == "read_run":
+        from bezsim.io.reader import read_run
+
+        return read_run
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "TABLE_NAMES",

@@ -81,8 +81,9 @@ def _dictionary_array(codes: np.ndarray, dictionary: tuple[str, ...], what: str,
                            f", outside 0..{len(dictionary) - 1}")
     missing = codes < 0 if low < 0 else None
     indices = (codes if missing is None else np.where(missing, 0, codes)).astype(np.int8)
-    index_array = pa.array(indices, type=pa.int8(), mask=missing)
-    return pa.DictionaryArray.from_arrays(index_array, _dictionary_values(dictionary))
+    valid = None if missing is None else np.packbits(~missing, bitorder="little")
+    return pa.DictionaryArray.from_arrays(_int_array(indices, pa.int8(), valid),
+                                          _dictionary_values(dictionary))
 
 
 def _check_code(highest: int, dictionary: tuple[str, ...], what: str) -> None:
@@ -107,6 +108,21 @@ def _int_array(values: np.ndarray, kind: pa.DataType, valid: np.ndarray | None) 
     return pa.Array.from_buffers(kind, n, [bitmap, pa.py_buffer(values)], null_count=nulls)
 
 
+def _plain(values: np.ndarray) -> pa.Array:
+    """A numpy column as an Arrow array without nulls. Built from its buffers, not with
+    ``pa.array``, which imports pandas to check its argument: a fifth of a simulate run's
+    start-up."""
+    values = np.ascontiguousarray(values)
+    if values.dtype == np.bool_:
+        bits = np.packbits(values, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
+    return _int_array(values, _ARROW_INTEGERS[values.dtype.type], None)
+
+
+_ARROW_INTEGERS = {np.int8: pa.int8(), np.int16: pa.int16(), np.int32: pa.int32(),
+                   np.int64: pa.int64()}
+
+
 def _set_bits(bitmap: np.ndarray) -> int:
     """Rows marked valid in a bitmap (the kernels leave the bits past the last row 0)."""
     return int(_POPCOUNT[bitmap].sum(dtype=np.int64))
@@ -117,7 +133,11 @@ _POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 
 @functools.cache
 def _dictionary_values(dictionary: tuple[str, ...]) -> pa.Array:
-    return pa.array(dictionary, type=pa.string())
+    """The strings of a dictionary, from their buffers (see ``_plain``)."""
+    encoded = [name.encode() for name in dictionary]
+    offsets = np.cumsum([0] + [len(b) for b in encoded], dtype=np.int32)
+    return pa.Array.from_buffers(pa.string(), len(encoded),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
 
 
 def _policy_dictionary(policies: list[str]) -> tuple[tuple[str, ...], np.ndarray]:
@@ -132,17 +152,17 @@ def _hands_table(batch: GameBatch, policies: list[str]) -> pa.Table:
                        batch.teams().astype(np.int64), seat_policy, batch.game_start)
     _check_code(c.highest_trump, SUIT_DICT, "trump")
     columns = [
-        pa.array(c.game_id), pa.array(c.small[0]),
-        pa.array(c.tiny[F.SEAT]), pa.array(c.tiny[F.TEAM]),
+        _plain(c.game_id), _plain(c.small[0]),
+        _plain(c.tiny[F.SEAT]), _plain(c.tiny[F.TEAM]),
         _coded(c.tiny[F.POLICY], None, names),
-        pa.array(c.tiny[F.DEALER]),
+        _plain(c.tiny[F.DEALER]),
         _coded(c.tiny[F.TRUMP], c.valid[0], SUIT_DICT),
         _coded(c.tiny[F.TURNUP], c.valid[1], FACE_DICT),
         _int_array(c.small[F.TRUMP_TRICK], pa.int16(), c.valid[0]),
-        pa.array(c.wide[0]), pa.array(c.wide[1]),
+        _plain(c.wide[0]), _plain(c.wide[1]),
     ]
-    columns += [pa.array(c.small[1 + k]) for k in range(len(F.SMALL_COUNTS))]
-    columns += [pa.array(c.wide[2 + k]) for k in range(C.N_KINDS)]
+    columns += [_plain(c.small[1 + k]) for k in range(len(F.SMALL_COUNTS))]
+    columns += [_plain(c.wide[2 + k]) for k in range(C.N_KINDS)]
     return pa.Table.from_arrays(columns, schema=hands_schema())
 
 
@@ -151,16 +171,16 @@ def _games_table(batch: GameBatch, policies: list[str]) -> pa.Table:
     n = batch.n_games
     names, seat_policy = _policy_dictionary(policies)
     columns = [
-        pa.array(batch.game_start + np.arange(n, dtype=np.int64)),
-        pa.array(info[:, C.GI_FIRST_DEALER].astype(np.int8)),
-        pa.array(info[:, C.GI_HANDS].astype(np.int16)),
-        pa.array(info[:, C.GI_WINNER].astype(np.int8)),
+        _plain(batch.game_start + np.arange(n, dtype=np.int64)),
+        _plain(info[:, C.GI_FIRST_DEALER].astype(np.int8)),
+        _plain(info[:, C.GI_HANDS].astype(np.int16)),
+        _plain(info[:, C.GI_WINNER].astype(np.int8)),
     ]
-    columns += [pa.array(info[:, C.GI_SCORE + s].astype(np.int32)) for s in range(batch.players)]
-    columns += [pa.array(info[:, C.GI_DOUBLE] != 0), pa.array(info[:, C.GI_STAKE].astype(np.int32)),
-                pa.array(info[:, C.GI_RUBICON] != 0)]
-    columns += [pa.array(info[:, C.GI_ROUNDED + s].astype(np.int32)) for s in range(batch.players)]
-    columns += [pa.array(info[:, C.GI_BRISQUES + s].astype(np.int32))
+    columns += [_plain(info[:, C.GI_SCORE + s].astype(np.int32)) for s in range(batch.players)]
+    columns += [_plain(info[:, C.GI_DOUBLE] != 0), _plain(info[:, C.GI_STAKE].astype(np.int32)),
+                _plain(info[:, C.GI_RUBICON] != 0)]
+    columns += [_plain(info[:, C.GI_ROUNDED + s].astype(np.int32)) for s in range(batch.players)]
+    columns += [_plain(info[:, C.GI_BRISQUES + s].astype(np.int32))
                 for s in range(batch.players)]
     columns += [_dictionary_array(np.full(n, seat_policy[s]), names, "policy")
                 for s in range(batch.players)]
@@ -174,10 +194,10 @@ def _declarations_table(batch: GameBatch) -> pa.Table:
     _check_code(int(c.highest[1]), STATUS_DICT, "event status")
     _check_code(int(c.highest[2]) - 1, SUIT_DICT, "event suit")
     columns = [
-        pa.array(c.game_id), pa.array(c.small[F.HAND]), pa.array(c.small[F.TRICK]),
-        pa.array(c.tiny[F.EV_SEAT]),
+        _plain(c.game_id), _plain(c.small[F.HAND]), _plain(c.small[F.TRICK]),
+        _plain(c.tiny[F.EV_SEAT]),
         _coded(c.tiny[F.KIND], None, KIND_DICT),
-        pa.array(c.points),
+        _plain(c.points),
         _coded(c.tiny[F.STATUS], None, STATUS_DICT),
         _coded(c.tiny[F.SUIT], c.valid[0], SUIT_DICT),
         _int_array(c.small[F.COMPOUND_ID], pa.int16(), c.valid[1]),
