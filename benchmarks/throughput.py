@@ -7,7 +7,9 @@ path (Parquet included), and the ratio to the same engine run as plain Python.
 
 Prints one JSON line per case. "per core" divides by the threads used; the engine cases on
 one thread measure a core directly. Each case keeps the best of --repeat runs (the machine
-may be busy with something else during one of them).
+may be busy with something else during one of them). The simulate case also gives its rate
+as a share of the engine's: each simulate run is paired with an engine run just before it,
+and the median of the pairs' ratios is reported.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -108,15 +111,23 @@ def main() -> None:
 
         sim_games = max(1, round(args.simulate_hands * 500
                                  / int(pilot.game_info[:, C.GI_HANDS].sum())))
+        policies = ["random"] * rules.players
         with tempfile.TemporaryDirectory() as tmp:
             best = float("inf")
+            shares = []
             for i in range(args.repeat):
-                summary = run_simulation(rules, ["random"] * rules.players, 1, sim_games,
+                # each simulate run right after an engine run of its own: on a shared
+                # machine whose speed drifts within minutes, the pair's ratio is steadier
+                # than the ratio of two bests taken minutes apart
+                hands, seconds = best_engine_run(rules, policies, games, cores, 1)
+                summary = run_simulation(rules, policies, 1, sim_games,
                                          os.path.join(tmp, f"run{i}"), threads=cores,
                                          progress=False)
                 best = min(best, summary.elapsed)
+                shares.append(summary.hands / summary.elapsed / (hands / seconds))
             emit(f"simulate_{variant}_random_vs_random_with_parquet", summary.hands, best,
-                 cores)
+                 cores, share_of_engine_paired=[round(x, 3) for x in shares],
+                 share_of_engine_median=round(statistics.median(shares), 3))
 
 
 if __name__ == "__main__":
