@@ -116,11 +116,7 @@ def _plain(values: np.ndarray) -> pa.Array:
     if values.dtype == np.bool_:
         bits = np.packbits(values, bitorder="little")
         return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
-    return _int_array(values, _ARROW_INTEGERS[values.dtype.type], None)
-
-
-_ARROW_INTEGERS = {np.int8: pa.int8(), np.int16: pa.int16(), np.int32: pa.int32(),
-                   np.int64: pa.int64()}
+    return _int_array(values, pa.from_numpy_dtype(values.dtype), None)
 
 
 def _set_bits(bitmap: np.ndarray) -> int:
