@@ -7,7 +7,7 @@ from bezsim.engine.state import CTR_FAULT, FAULT_POLICY, O_DECISION, O_N_ACTS
 from bezsim.policies.builtin import RANDOM, choose, random_policy
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def decide(S, rng, pol_ids, pol_params, fns, decision, seat, n):
     """Ask the seat's policy; returns an index into the offered actions. An index outside
     them is a policy fault, flagged for the caller. Only the first ``n`` entries of the

@@ -78,7 +78,7 @@ from bezsim.engine.state import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def game_over(scores, sides, target):
     """A side (a seat, or a team whose score seats 0 and 1 carry) reached the target at the
     end of a hand with a single highest total; returns it, or -1."""
@@ -94,13 +94,13 @@ def game_over(scores, sides, target):
     return best
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def n_sides(params):
     """Seats, or two teams when partners share a score (R4.2: team t = seats t and t + 2)."""
     return 2 if params[PR_PARTNERS] else params[PR_PLAYERS]
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info):
     players = params[PR_PLAYERS]
     hand_info[h, HI_DEALER] = dealer
@@ -136,7 +136,7 @@ def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
             row[HS_KIND + k] = S[O_HPTS + p * N_KINDS + k]
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info,
               events, S, rng):
     """Hands until a seat reaches the target (R2.6); outcome rows written for this game."""
@@ -210,7 +210,7 @@ def play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info
     game_info[GI_OVERFLOW] = S[CTR_FAULT]      # after the last trace row: it may overflow too
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def trace_seats(S, kind, first, values, players, last, last2):
     """A trace row: ``first``, one value per seat (-1 for seats the variant lacks), two more."""
     v0 = values[0]
@@ -223,7 +223,7 @@ def trace_seats(S, kind, first, values, players, last, last2):
 BATCH_BLOCKS = 256     # parallel work items of a batch: each plays a run of games in one state
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(error_model="numpy", cache=True, parallel=True, nogil=True)
 def run_batch(params, pol_ids, pol_params, fns, seed, game_start, hand_seat, hand_info, game_info,
               events):
     """Play games game_start .. game_start + n - 1, one output row each, in parallel.
@@ -245,7 +245,7 @@ def run_batch(params, pol_ids, pol_params, fns, seed, game_start, hand_seat, han
                       hand_info[i], game_info[i], events[i], S, rng)
 
 
-@njit(cache=True, nogil=True)
+@njit(error_model="numpy", cache=True, nogil=True)
 def run_serial(params, pol_ids, pol_params, fns, seed, game_start, hand_seat, hand_info, game_info,
                events):
     """``run_batch`` on one thread, without the parallel machinery."""
@@ -258,7 +258,7 @@ def run_serial(params, pol_ids, pol_params, fns, seed, game_start, hand_seat, ha
                   hand_info[i], game_info[i], events[i], S, rng)
 
 
-@njit(cache=True)
+@njit(error_model="numpy", cache=True)
 def trace_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info,
                events, trace):
     """One game with every step written to ``trace`` (replay); returns the trace rows used."""

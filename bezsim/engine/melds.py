@@ -145,24 +145,24 @@ BEZ_BITS = (H_BEZ1, H_BEZ2, H_BEZ3, H_BEZ4)
 FOUR_KINDS = (K_FOUR_ACES, -1, K_FOUR_KINGS, K_FOUR_QUEENS, K_FOUR_JACKS)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def seq_slot(suit, trump):
     """Where a suit's sequence counts start: the trump suit's first, so the ordinary game
     needs only CN_COMMON counts."""
     return CN_SEQ + (((suit - trump) & 3) if trump >= 0 else suit) * 5
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def code_kind(code):
     return code >> 2
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def code_suit(code):
     return code & 3
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def bezique_faces(params, trump):
     """(queen face, jack face) of a bezique: Q♠ J♦, or option ``bezique_pair=by_trump``."""
     if params[PR_BEZ_PAIR] == BEZ_PAIR_BY_TRUMP:
@@ -170,12 +170,12 @@ def bezique_faces(params, trump):
     return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _ever(bits):
     return bits << H_EVER_SHIFT
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def _earlier_classes(params, klass):
     """Rubicon (R6.6, later_class): a card once declared in a later class may not serve an
     earlier one (classes M, B, F)."""
@@ -188,7 +188,7 @@ def _earlier_classes(params, klass):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def sequence_forbid(params):
     if params[PR_REUSE] != REUSE_ORDINARY:
         m = 0 if params[PR_MARR_TO_SEQ] else _ever(H_MARRIAGE)
@@ -198,7 +198,7 @@ def sequence_forbid(params):
     return H_SEQUENCE | H_MARRIAGE
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def marriage_forbid(params):
     """R1.9: no second marriage, none from a sequence; open cards (R5.2): rule 1 only;
     Rubicon (R6.6): no marriage from a sequence or a later class, re-forming allowed."""
@@ -207,7 +207,7 @@ def marriage_forbid(params):
     return H_MARRIAGE if params[PR_OPEN_CARDS] else H_CLASS_M
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def bezique_forbid(params, level):
     """Bits that stop a copy from a bezique of ``level`` (1 single .. 4 quadruple)."""
     own = BEZ_BITS[level - 1]
@@ -229,24 +229,24 @@ def bezique_forbid(params, level):
     return own | higher
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def single_forbid(params):
     return bezique_forbid(params, 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def double_forbid(params):
     return bezique_forbid(params, 2)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _role(S, at, slot, mask):
     S[O_ROLE_SLOT + at] = slot
     S[O_ROLE_MASK + at] = mask
     return at + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def set_roles(params, S):
     """For each face, the counts of count_cards it feeds and the history bits that stop it
     (R1.9, R6.6), fixed while trumps stay the same: counting then needs no branches."""
@@ -283,7 +283,7 @@ def set_roles(params, S):
     S[O_N_COUNTS] = CN_COMMON if (not plain and levels <= 2) else CN_NONE
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def count_cards(S, base, n, out):
     """Count how many of the cards S[base:base+n] may still score in each needed role (R1.9)
     into S[out:out+CN_SIZE], through the role table of set_roles."""
@@ -297,7 +297,7 @@ def count_cards(S, base, n, out):
             S[out + S[O_ROLE_SLOT + at + j]] += (h & S[O_ROLE_MASK + at + j]) == 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def recount_hands(params, S):
     """Hand counts from scratch, after the roles change (the deal, trumps fixed); from then
     on give, take and set_hist keep them (not needed with open cards)."""
@@ -309,7 +309,7 @@ def recount_hands(params, S):
                     O_HAND_CNT + seat * CNT_WIDTH)
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def partner_shown(params, S, partner, level):
     """Bezique queens and jacks the partner has declared on the table that may still serve a
     bezique of ``level`` (R4.2); (0, 0) without a partner."""
@@ -327,7 +327,7 @@ def partner_shown(params, S, partner, level):
     return q, j
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def _offer_beziques(params, S, cnt, partner, out, n):
     """Double and higher beziques from the counts at ``cnt``; with a ``partner`` (R4.2) they
     may also take the pairs the partner has declared on the table."""
@@ -349,20 +349,20 @@ def _offer_beziques(params, S, cnt, partner, out, n):
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _offer(S, out, n, kind, suit, points):
     S[out + n] = kind * 4 + suit
     S[out + ACTIONS_MAX + n] = points
     return n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def exchange_possible(S):
     turnup = S[O_SC + SC_TURNUP]
     return S[O_SC + SC_EXCHANGED] == 0 and turnup != NO_CARD and (turnup & 7) != SEVEN
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _offer_if(S, out, n, ok, kind, suit, points):
     """``_offer`` without a branch: the entry is written either way and kept only if ``ok``
     (past the offer lie earlier offers anyway). Whether a seat holds a combination is random,
@@ -372,7 +372,7 @@ def _offer_if(S, out, n, ok, kind, suit, points):
     return n + (1 if ok else 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
     """Write the declarations ``seat`` may make now at S[out:] (codes) and
     S[out + ACTIONS_MAX:] (points); return how many.
@@ -431,7 +431,7 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _popcount8(h):
     """Bits set among the low 16 (the history word), without a data-dependent loop."""
     h = h & 0xFFFF
@@ -441,7 +441,7 @@ def _popcount8(h):
     return (h + (h >> 8)) & 0x1F
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def _pick(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out):
     """Best copy, among the cards whose location is loc_a, loc_b or loc_c, of a face (or of a
     rank when by_rank) free of ``forbid`` bits and not already among the first n_out cards of
@@ -454,7 +454,7 @@ def _pick(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out):
     # without branches on the cards (which copy is where is random: mispredicted branches
     # were most of the Polish compound's cost)
     for k in range(n_faces * packs):
-        c = _copy(k, match, by_rank, n_faces)
+        c = _copy(k, match, by_rank)
         key = _copy_key(S, c, loc_a, loc_b, loc_c, forbid, n_out)
         better = key > best_key
         best = c if better else best
@@ -462,14 +462,16 @@ def _pick(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out):
     return best
 
 
-@njit(cache=True, inline="always", _nrt=False)
-def _copy(k, match, by_rank, n_faces):
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
+def _copy(k, match, by_rank):
     """The k-th copy of a face (or, by rank, of the rank's four faces), in increasing id."""
-    face = (k % 4) * 8 + match if by_rank else match
-    return face + 32 * (k // n_faces)
+    # shifts, not a division by n_faces (1 or 4): an integer division costs tens of cycles
+    if by_rank:
+        return (k & 3) * 8 + match + 32 * (k >> 2)
+    return match + 32 * k
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _copy_key(S, c, loc_a, loc_b, loc_c, forbid, n_out):
     """How good a choice copy ``c`` is (``_pick``), or -1 if it may not be chosen: not at
     loc_a, loc_b or loc_c, blocked by ``forbid``, or already among O_BUF[:n_out]."""
@@ -487,7 +489,7 @@ def _copy_key(S, c, loc_a, loc_b, loc_c, forbid, n_out):
 CAND_MAX = 16      # copies of a rank: four suits of up to four packs
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def _pick_many(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out, count):
     """``count`` successive ``_pick`` calls for the same face (or rank), into
     O_BUF[n_out:n_out + count]; returns n_out + count. The candidates are looked at once:
@@ -499,7 +501,7 @@ def _pick_many(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out, cou
     m = 0
     n_faces = 4 if by_rank else 1
     for k in range(n_faces * packs):
-        c = _copy(k, match, by_rank, n_faces)
+        c = _copy(k, match, by_rank)
         key = _copy_key(S, c, loc_a, loc_b, loc_c, forbid, n_out)
         S[ids + m] = c
         S[keys + m] = key
@@ -520,7 +522,7 @@ def _pick_many(S, packs, loc_a, loc_b, loc_c, match, by_rank, forbid, n_out, cou
     return n_out + count
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, loc_c, n_out, bq, bj):
     """R1.9 rule 3 for a double or triple: if every chosen copy already scored in class B,
     swap one for a held copy that never did."""
@@ -538,7 +540,7 @@ def _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, loc_c, n_out, bq, bj):
                     return
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def select_copies(params, S, seat, code):
     """Copies from the seat's hand, shown or not, that make ``code`` (ordinary game); a
     partner's double or triple may add pairs the other partner shows (R4.2)."""
@@ -549,7 +551,7 @@ def select_copies(params, S, seat, code):
     return select_copies_at(params, S, LOC_HAND + seat, LOC_TABLE + seat, loc_c, code)
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def select_copies_at(params, S, loc_a, loc_b, loc_c, code):
     """Choose the copies lying at loc_a, loc_b or loc_c (-1: none) that make combination
     ``code`` into O_BUF; return how many."""
@@ -595,7 +597,7 @@ def select_copies_at(params, S, loc_a, loc_b, loc_c, code):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def history_bit(kind):
     if kind == K_COMMON_MARRIAGE or kind == K_ROYAL_MARRIAGE:
         return H_MARRIAGE
@@ -612,7 +614,7 @@ def history_bit(kind):
     return H_FOUR
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def suit_extra(kind, code):
     """The suit recorded with an event (+1; 0 for none): marriages and plain sequences."""
     if kind <= K_ROYAL_MARRIAGE or kind == K_PLAIN_SEQUENCE:
@@ -620,7 +622,7 @@ def suit_extra(kind, code):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def score_combination(params, S, seat, code, hand_no, trick, status):
     """Score combination ``code`` for ``seat``: copies marked, shown, event recorded."""
     players = params[PR_PLAYERS]
@@ -649,7 +651,7 @@ def score_combination(params, S, seat, code, hand_no, trick, status):
         recode_pending(S, players, code_suit(code))
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def recode_pending(S, players, trump):
     """Combinations shown "to score" before trumps were fixed take their new kinds: a royal
     marriage outside trumps becomes common, a plain sequence in trumps the trump sequence."""
@@ -666,7 +668,7 @@ def recode_pending(S, players, trump):
 
 # --- Rubicon re-forming (R6.6): a combination stays intact until one of its cards is played --
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def add_instance(S, seat, kind, n):
     """Remember the cards in O_BUF as an intact combination of ``kind``."""
     i = S[O_INST_N + seat]
@@ -680,13 +682,13 @@ def add_instance(S, seat, kind, n):
     S[O_INST_N + seat] = i + 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _gone(S, c):
     loc = S[O_LOC + c]
     return loc == LOC_TRICK or loc == LOC_PLAYED
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def _double_pair_played(S, at):
     """R3: a queen and a jack of this declared double have been played."""
     q = False
@@ -701,7 +703,7 @@ def _double_pair_played(S, at):
     return q and j
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def release_instances(params, S, seat, card):
     """A played card breaks every intact combination it was in: the other cards may form that
     kind again with a like card (Rubicon re-forming, R6.6). Three/four-handed (R3): once a
@@ -733,7 +735,7 @@ def release_instances(params, S, seat, card):
         S[O_INST_N + seat] -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def _held_seven(S, seat):
     """A seven of trumps the seat holds that has not scored (lowest id: deterministic)."""
     best = NO_CARD
@@ -746,7 +748,7 @@ def _held_seven(S, seat):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def score_seven(params, S, seat, code, hand_no, trick):
     """Exchange the seven of trumps for the turn-up, or declare it (R2.3): 10 either way."""
     players = params[PR_PLAYERS]
@@ -779,12 +781,12 @@ def score_seven(params, S, seat, code, hand_no, trick):
 
 # --- combinations shown "to score" (R1.10) ---------------------------------------------------
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _pend_at(seat, i):
     return O_PEND + (seat * PENDING_MAX + i) * PENDING_WIDTH
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def pending_index(S, seat, code):
     for i in range(S[O_PEND_N + seat]):
         if S[_pend_at(seat, i)] == code:
@@ -792,7 +794,7 @@ def pending_index(S, seat, code):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def pending_remove(S, seat, i):
     last = S[O_PEND_N + seat] - 1
     for k in range(PENDING_WIDTH):
@@ -800,7 +802,7 @@ def pending_remove(S, seat, i):
     S[O_PEND_N + seat] = last
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def pending_announce(params, S, seat, scratch, hand_no, trick):
     """After scoring one combination, every other one the seat can show is shown 'to score'."""
     players = params[PR_PLAYERS]
@@ -823,7 +825,7 @@ def pending_announce(params, S, seat, scratch, hand_no, trick):
         S[O_PEND_N + seat] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def pending_lose(S, seat, i, hand_no, trick):
     code = S[_pend_at(seat, i)]
     kind = code_kind(code)
@@ -831,7 +833,7 @@ def pending_lose(S, seat, i, hand_no, trick):
     pending_remove(S, seat, i)
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def pending_on_play(S, seat, card, hand_no, trick):
     """A played card kills every 'to score' combination it belonged to."""
     i = 0
@@ -847,7 +849,7 @@ def pending_on_play(S, seat, card, hand_no, trick):
             i += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def pending_flush(S, seat, hand_no, trick):
     while S[O_PEND_N + seat] > 0:
         pending_lose(S, seat, S[O_PEND_N + seat] - 1, hand_no, trick)

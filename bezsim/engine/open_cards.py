@@ -91,7 +91,7 @@ from bezsim.engine.state import (
 )
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def is_open_card(card, trump):
     """A, K, Q, J of any suit and the ten of trumps go face up (R5.1); 7, 8, 9 and plain tens
     are set aside."""
@@ -103,19 +103,19 @@ def is_open_card(card, trump):
 OPEN_RANKS = (1 << ACE) | (1 << KING) | (1 << QUEEN) | (1 << JACK)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _count_card(S, seat, card, sign):
     """Keep the seat's open counts as an open card arrives or scores."""
     count_card_roles(S, O_OPEN_CNT + seat * CNT_WIDTH, card, sign)
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def recount_open(S, seat):
     """Open counts from scratch (positions build their state this way)."""
     count_cards(S, O_OPEN + seat * OPEN_MAX, S[O_OPEN_N + seat], O_OPEN_CNT + seat * CNT_WIDTH)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def add_open(params, S, seat, card, hand_no, trick_no):
     """The card joins the seat's open cards and this trick's new cards. (Called behind a
     branch on whether the card goes open: a branch-free version, writing every card and
@@ -134,7 +134,7 @@ def add_open(params, S, seat, card, hand_no, trick_no):
         trace_add(S, TR_OPEN, hand_no, trick_no, seat, card, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def exchange_seven(params, S, seat, seven, hand_no, trick_no):
     """R5.3: the trick's seven of trumps for the turn-up, 10; the turn-up is won like a card
     of the trick (open card if it can be declared, a brisque if an ace or ten)."""
@@ -161,7 +161,7 @@ def exchange_seven(params, S, seat, seven, hand_no, trick_no):
         reveal_all(S, players, turnup, V_PLAYED)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def sevens_of_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no):
     """Each unscored seven of trumps in the trick: exchanged (the winner's choice, while an
     exchange is possible) or scored as it lies, 10 to the trick's winner (R5.3)."""
@@ -184,7 +184,7 @@ def sevens_of_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, tri
                      params[PR_POINTS + K_SEVEN_PLAYED])
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _add_if(S, n, ok, code):
     """Append ``code`` to the compound list if ``ok``, without a branch (see
     melds._offer_if): the slot past the list is scratch."""
@@ -192,7 +192,7 @@ def _add_if(S, n, ok, code):
     return n + (1 if ok else 0)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def completed_combinations(params, S, seat):
     """The combinations the new cards complete with the seat's open cards (R5.2), each
     including a new card, one of each kind (and suit for marriages), judged all at once
@@ -225,7 +225,7 @@ def completed_combinations(params, S, seat):
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def score_compound(params, S, seat, n, hand_no, trick_no):
     """Choose the copies of every combination first (a card may serve several kinds), then
     mark their history and record the events."""
@@ -249,7 +249,7 @@ def score_compound(params, S, seat, n, hand_no, trick_no):
                      params[PR_POINTS + kind])
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def open_cards_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no):
     """Everything that follows a won trick in Polish: open cards, sevens, the compound."""
     players = params[PR_PLAYERS]

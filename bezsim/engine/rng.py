@@ -17,19 +17,19 @@ PURPOSE_POLICY = 2    # index = seat: that seat's policy stream for the whole ga
 PURPOSE_GAME = 3      # index 0: game-level draws (first dealer)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _mix(z):
     z = (z ^ (z >> np.uint64(30))) * MIX1
     z = (z ^ (z >> np.uint64(27))) * MIX2
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def seed_stream(state, seed, game, purpose, index):
     """Fill ``state`` (uint64[4]) for stream (seed, game, purpose, index)."""
     x = _mix(np.uint64(seed) + GOLDEN)
@@ -40,7 +40,7 @@ def seed_stream(state, seed, game, purpose, index):
         state[i] = _mix(x)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def next_u64(s):
     result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
     t = s[1] << np.uint64(17)
@@ -53,19 +53,19 @@ def next_u64(s):
     return result
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def below(s, n):
     """Uniform integer in [0, n) for small n (multiply-shift; bias under n / 2**32)."""
     return np.int64(((next_u64(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def uniform(s):
     """Float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def shuffle_range(state, a, start, n):
     """Fisher-Yates on a[start:start + n] with the draws of ``below(state, i + 1)``, i from
     n - 1 down to 1: the same permutation and final state, with the stream's words held in

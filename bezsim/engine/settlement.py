@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(error_model="numpy", cache=True)
 def settle(points0, points1, brisques0, brisques1, brisque_bonus):
     """Settle one Rubicon game (R6.8) from each seat's points and brisques.
 

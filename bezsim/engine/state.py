@@ -107,7 +107,7 @@ FAULT_OVERFLOW = 1
 FAULT_POLICY = 2
 
 
-@njit(cache=True)
+@njit(error_model="numpy", cache=True)
 def new_state(event_cap, trace_cap):
     S = np.zeros(S_BASE + 2 * event_cap + TR_SIZE * trace_cap, np.int32)
     S[O_EV_CAP] = event_cap
@@ -115,14 +115,14 @@ def new_state(event_cap, trace_cap):
     return S
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def load_rules(S, params):
     """The rules table into the public region, so a policy can play the game forward."""
     for i in range(params.shape[0]):
         S[O_RULES + i] = params[i]
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def reset_game(S):
     """Counters and public scalars back to zero, so one buffer can serve game after game."""
     for i in range(8):
@@ -131,12 +131,12 @@ def reset_game(S):
         S[O_SC + i] = 0
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def trace_on(S):
     return S[O_TR_CAP] > 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def trace_add(S, kind, a, b, c, d, e, f, g):
     n = S[CTR_TRACE]
     if n >= S[O_TR_CAP]:
@@ -154,7 +154,7 @@ def trace_add(S, kind, a, b, c, d, e, f, g):
     S[CTR_TRACE] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def copy_trace(S, out):
     base = O_EVENTS + 2 * S[O_EV_CAP]
     n = min(S[CTR_TRACE], out.shape[0])
@@ -164,7 +164,7 @@ def copy_trace(S, out):
     return S[CTR_TRACE]
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def record_event(S, hand, trick, seat, kind, status, extra, points):
     """A scoring event: counted in the hand's points and kept for the events table."""
     S[O_HPTS + seat * N_KINDS + kind] += points
@@ -180,7 +180,7 @@ def record_event(S, hand, trick, seat, kind, status, extra, points):
     S[CTR_EVENTS] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def copy_events(S, out):
     """Unpack the game's events into the int64 layout of api.unpack_events."""
     n = min(S[CTR_EVENTS], S[O_EV_CAP], out.shape[0])
@@ -195,12 +195,12 @@ def copy_events(S, out):
     return S[CTR_EVENTS]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def set_seen(S, seat, card, code):
     S[O_SEEN + seat * N_MAX + card] = code
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def count_card_roles(S, out, card, sign):
     """Add (sign 1) or remove (-1) one card's roles (melds.set_roles) from the counts at
     S[out:], so finding declarations needs no pass over a whole hand or open row."""
@@ -212,7 +212,7 @@ def count_card_roles(S, out, card, sign):
         S[out + S[O_ROLE_SLOT + at + j]] += sign * ((h & S[O_ROLE_MASK + at + j]) == 0)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def rehist_card_roles(S, out, card, bits):
     """The card's history becomes ``bits``: the counts at S[out:] follow, in one pass (the
     roles the change starts or stops blocking), and the history is written."""
@@ -224,14 +224,14 @@ def rehist_card_roles(S, out, card, bits):
     S[O_HIST + card] = bits
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def count_hand_card(S, seat, card, sign):
     """Keep the seat's hand counts (ordinary, Rubicon) as a card comes, goes or scores."""
     if S[O_TRACK_HAND]:
         count_card_roles(S, O_HAND_CNT + seat * CNT_WIDTH, card, sign)
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def set_hist(S, seat, card, bits):
     """A held card's history changes: its hand counts follow."""
     if S[O_TRACK_HAND]:
@@ -240,7 +240,7 @@ def set_hist(S, seat, card, bits):
         S[O_HIST + card] = bits
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def give(S, seat, card):
     """Card into a seat's concealed hand."""
     n = S[O_HAND_N + seat]
@@ -251,7 +251,7 @@ def give(S, seat, card):
     count_hand_card(S, seat, card, 1)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def take(S, seat, card, hint=-1):
     """Card out of a seat's hand (the caller says where it goes). ``hint``: where the caller
     believes it lies (a stock-trick offer lists the hand in order), checked before searching:
@@ -272,7 +272,7 @@ def take(S, seat, card, hint=-1):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def show(S, players, seat, card):
     """Card held by ``seat`` laid face up (declared): every seat now knows where it is."""
     S[O_LOC + card] = LOC_TABLE + seat
@@ -280,7 +280,7 @@ def show(S, players, seat, card):
         set_seen(S, p, card, V_MINE_SHOWN if p == seat else V_SHOWN + seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, _nrt=False)
 def reveal_all(S, players, card, code):
     for p in range(players):
         set_seen(S, p, card, code)

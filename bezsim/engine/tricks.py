@@ -6,17 +6,17 @@ from bezsim.engine.constants import DUTY_FOLLOW_AND_WIN, MAX_HAND
 from bezsim.engine.state import O_ACTS, O_HAND_N, O_HANDS, O_SCRATCH, O_TRICK
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def suit(card):
     return (card & 31) >> 3
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def rank(card):
     return card & 7
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def beats(card, best, trump):
     """Does ``card``, played after ``best``, take the trick from it? Identical cards: no."""
     s = suit(card)
@@ -25,7 +25,7 @@ def beats(card, best, trump):
     return ((s == b) & (rank(card) < rank(best))) | ((s != b) & (s == trump))
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def winning_index(S, n, trump):
     """Index (play order) of the card winning the first ``n`` cards of the current trick."""
     best = 0
@@ -35,7 +35,7 @@ def winning_index(S, n, trump):
     return best
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def legal_plays(S, seat, n_trick, trump, stage, duty):
     """Write the legal cards of ``seat`` into the actions region, in hand order, and their
     places in the hand at S[O_SCRATCH:] (``take``'s hint); return how many.
