@@ -57,7 +57,7 @@ from bezsim.engine.constants import (
     TR_HAND_END,
     TR_HAND_POINTS,
 )
-from bezsim.engine.hand import play_hand
+from bezsim.engine.hand import next_seat, play_hand
 from bezsim.engine.rng import PURPOSE_DEAL, PURPOSE_GAME, PURPOSE_POLICY, below, seed_stream
 from bezsim.engine.settlement import settle
 from bezsim.engine.state import (
@@ -130,8 +130,10 @@ def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
         row[HS_DECLARING_TRICKS] = S[O_DSTATS + p * 3 + 1]
         row[HS_COMPOUNDS] = S[O_DSTATS + p * 3 + 2]
         row[HS_BRISQUES] = S[O_BRISQ_TAKEN + p]
-        row[HS_CARTE_BLANCHES] = S[O_HPTS + p * N_KINDS + K_CARTE_BLANCHE] // max(
-            1, params[PR_POINTS + K_CARTE_BLANCHE])
+        cb_points = S[O_HPTS + p * N_KINDS + K_CARTE_BLANCHE]
+        # divided only when there is one (Rubicon): a division costs tens of cycles
+        row[HS_CARTE_BLANCHES] = (cb_points // max(1, params[PR_POINTS + K_CARTE_BLANCHE])
+                                  if cb_points else 0)
         for k in range(N_KINDS):
             row[HS_KIND + k] = S[O_HPTS + p * N_KINDS + k]
 
@@ -171,7 +173,7 @@ def play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info
         if params[PR_ONE_HAND_GAME]:
             break
         winner = game_over(scores, n_sides(params), target)
-        dealer = (dealer + 1) % players
+        dealer = next_seat(dealer, 1, players)
     double = 0
     stake = 1
     for p in range(players):

@@ -458,7 +458,7 @@ def play_hand(params, S, rng, pol_ids, pol_params, fns, hand_no, dealer):
     deal(params, S, rng, hand_no, dealer)
     # the player left of the dealer leads (R3)
     return play_rest(params, S, rng, pol_ids, pol_params, fns, hand_no, 1,
-                     (dealer + 1) % params[PR_PLAYERS], -1)
+                     next_seat(dealer, 1, params[PR_PLAYERS]), -1)
 
 
 @njit(error_model="numpy", cache=True, _nrt=False)
