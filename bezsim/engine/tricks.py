@@ -3,7 +3,7 @@
 from numba import njit
 
 from bezsim.engine.constants import DUTY_FOLLOW_AND_WIN, MAX_HAND
-from bezsim.engine.state import O_ACTS, O_HAND_N, O_HANDS, O_SCRATCH, O_TRICK
+from bezsim.engine.state import O_ACTS, O_HAND_N, O_HANDS, O_SCRATCH, O_TRICK, unsigned
 
 
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
@@ -50,7 +50,7 @@ def legal_plays(S, seat, n_trick, trump, stage, duty):
     hand_n = S[O_HAND_N + seat]
     if stage == 1 or n_trick == 0:
         for i in range(hand_n):
-            S[O_ACTS + i] = S[base + i]
+            S[O_ACTS + i] = S[unsigned(base + i)]
             S[O_SCRATCH + i] = i
         return hand_n
     led = suit(S[O_TRICK])
@@ -59,7 +59,7 @@ def legal_plays(S, seat, n_trick, trump, stage, duty):
     n_beat_suit = 0
     n_trump_beat = 0
     for i in range(hand_n):
-        c = S[base + i]
+        c = S[unsigned(base + i)]
         on_suit = suit(c) == led
         wins = beats(c, best, trump)
         n_suit += on_suit
@@ -72,7 +72,7 @@ def legal_plays(S, seat, n_trick, trump, stage, duty):
     any_card = (not follow) & (not must_trump)
     n = 0
     for i in range(hand_n):
-        c = S[base + i]
+        c = S[unsigned(base + i)]
         wins = beats(c, best, trump)
         ok = (any_card | (follow & (suit(c) == led) & ((not need_beat) | wins))
               | (must_trump & (suit(c) == trump) & wins))
