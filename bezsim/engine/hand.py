@@ -137,6 +137,7 @@ from bezsim.engine.state import (
     take,
     trace_add,
     trace_on,
+    unsigned,
 )
 from bezsim.engine.tricks import legal_plays, winning_index
 
@@ -149,7 +150,9 @@ def next_seat(a, b, players):
     the hot loop takes the next seat five times a trick, and an integer division costs tens
     of cycles (measured 4-5% of a hand in every variant)."""
     s = a + b
-    return s - players if s >= players else s
+    # & 3 (there are at most four seats) lets the compiler see a seat is never negative, so
+    # the S[... + seat] accesses downstream need no wrap-around (state.unsigned)
+    return (s - players if s >= players else s) & 3
 
 @njit(error_model="numpy", cache=True, _nrt=False)
 def reset_hand(params, S):
@@ -264,15 +267,15 @@ def carte_blanche(params, S, seat, hand_no, trick_no):
 def play_card(params, S, seat, card, hand_no, trick_no, n_legal, hint=-1):
     take(S, seat, card, hint)
     k = S[O_SC + SC_N_TRICK]
-    S[O_TRICK + k] = card
+    S[unsigned(O_TRICK + k)] = card
     S[O_SC + SC_N_TRICK] = k + 1
-    S[O_LOC + card] = LOC_TRICK
+    S[unsigned(O_LOC + card)] = LOC_TRICK
     reveal_all(S, params[PR_PLAYERS], card, V_TRICK)
     if trace_on(S):
         trace_add(S, TR_PLAY, hand_no, trick_no, seat, card, n_legal, 0, 0)
     if S[O_PEND_N + seat] > 0:
         pending_on_play(S, seat, card, hand_no, trick_no)
-    if S[O_INST_N + seat] > 0 and S[O_HIST + card] & LOCK_BITS:   # R6.6, R3
+    if S[O_INST_N + seat] > 0 and S[unsigned(O_HIST + card)] & LOCK_BITS:   # R6.6, R3
         release_instances(params, S, seat, card)
     if params[PR_PARTNERS]:         # the partner's double or triple may hold it too (R4.2)
         partner = (seat + 2) & 3
@@ -292,7 +295,7 @@ def draw(params, S, seat, hand_no, trick_no):
     n_cards = params[PR_PACKS] * 32
     pos = S[CTR_STOCK_POS]
     if pos < n_cards:
-        card = S[O_STOCK + pos]
+        card = S[unsigned(O_STOCK + pos)]
         S[CTR_STOCK_POS] = pos + 1
         S[O_SC + SC_STOCK_LEFT] = n_cards - pos - 1
         give(S, seat, card)
@@ -399,7 +402,7 @@ def finish_trick(params, S, winner, n_in, hand_no, trick_no, n_tricks, stage1_tr
         c = S[O_TRICK + k]
         r = c & 7
         brisques += params[PR_BRISQUE_VALUE] * ((r == ACE) | (r == TEN))   # no branch
-        S[O_LOC + c] = LOC_PLAYED
+        S[unsigned(O_LOC + c)] = LOC_PLAYED
         reveal_all(S, players, c, V_PLAYED)
     if trace_on(S):
         trace_add(S, TR_TRICK_WON, hand_no, trick_no, winner, S[O_TRICK],

@@ -117,6 +117,7 @@ from bezsim.engine.state import (
     show,
     trace_add,
     trace_on,
+    unsigned,
 )
 
 # layout of the scratch counts (O_CNT)
@@ -367,8 +368,8 @@ def _offer_if(S, out, n, ok, kind, suit, points):
     """``_offer`` without a branch: the entry is written either way and kept only if ``ok``
     (past the offer lie earlier offers anyway). Whether a seat holds a combination is random,
     so a branch on it is mispredicted about as often as not."""
-    S[out + n] = kind * 4 + suit
-    S[out + ACTIONS_MAX + n] = points
+    S[unsigned(out + n)] = kind * 4 + suit
+    S[unsigned(out + ACTIONS_MAX + n)] = points
     return n + (1 if ok else 0)
 
 
@@ -381,7 +382,9 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
     ``allow_seven``: the seven of trumps may still be exchanged or declared (R2.3).
     Written without branches on the counts (``_offer_if``): they depend on random cards.
     """
-    cnt = O_HAND_CNT + seat * CNT_WIDTH     # kept up to date as cards come and go
+    # kept up to date as cards come and go; seat & 3 (at most four seats) shows the compiler
+    # the index is positive, so the reads below need no wrap-around (state.unsigned)
+    cnt = O_HAND_CNT + (seat & 3) * CNT_WIDTH
     trump = S[O_SC + SC_TRUMP]
     undecided = trump == NO_TRUMP       # Rubicon: the first marriage or sequence fixes trumps
     n = 0
