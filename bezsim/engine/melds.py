@@ -289,13 +289,13 @@ def count_cards(S, base, n, out):
     """Count how many of the cards S[base:base+n] may still score in each needed role (R1.9)
     into S[out:out+CN_SIZE], through the role table of set_roles."""
     for i in range(S[O_N_COUNTS]):
-        S[out + i] = 0
+        S[unsigned(out + i)] = 0
     for i in range(n):
-        c = S[base + i]
-        h = S[O_HIST + c]
+        c = S[unsigned(base + i)]
+        h = S[unsigned(O_HIST + c)]
         at = (c & 31) * ROLES_PER_FACE
         for j in range(max(ROLES_FIXED, S[O_ROLE_N + (c & 31)])):
-            S[out + S[O_ROLE_SLOT + at + j]] += (h & S[O_ROLE_MASK + at + j]) == 0
+            S[unsigned(out + S[O_ROLE_SLOT + at + j])] += (h & S[O_ROLE_MASK + at + j]) == 0
 
 
 @njit(error_model="numpy", cache=True, _nrt=False)
@@ -478,14 +478,14 @@ def _copy(k, match, by_rank):
 def _copy_key(S, c, loc_a, loc_b, loc_c, forbid, n_out):
     """How good a choice copy ``c`` is (``_pick``), or -1 if it may not be chosen: not at
     loc_a, loc_b or loc_c, blocked by ``forbid``, or already among O_BUF[:n_out]."""
-    loc = S[O_LOC + c]
-    h = S[O_HIST + c]
+    loc = S[unsigned(O_LOC + c)]
+    h = S[unsigned(O_HIST + c)]
     taken = False
     for j in range(n_out):
         taken |= S[O_BUF + j] == c
     ok = (((loc == loc_a) | (loc == loc_b) | (loc == loc_c)) & ((h & forbid) == 0)
           & (not taken))
-    return (S[O_MARK + c] * 32 + _popcount8(h) * 2
+    return (S[unsigned(O_MARK + c)] * 32 + _popcount8(h) * 2
             + (1 if loc >= LOC_TABLE else 0)) if ok else -1
 
 

@@ -88,6 +88,7 @@ from bezsim.engine.state import (
     reveal_all,
     trace_add,
     trace_on,
+    unsigned,
 )
 
 
@@ -121,15 +122,15 @@ def add_open(params, S, seat, card, hand_no, trick_no):
     branch on whether the card goes open: a branch-free version, writing every card and
     keeping the open ones, measured ~4% slower.)"""
     n = S[O_OPEN_N + seat]
-    S[O_OPEN + seat * OPEN_MAX + n] = card
+    S[unsigned(O_OPEN + seat * OPEN_MAX + n)] = card
     S[O_OPEN_N + seat] = n + 1
-    S[O_LOC + card] = LOC_OPEN + seat
+    S[unsigned(O_LOC + card)] = LOC_OPEN + seat
     _count_card(S, seat, card, 1)
     reveal_all(S, params[PR_PLAYERS], card, V_OPEN + seat)
     k = S[O_NEW_N]
-    S[O_NEW + k] = card
+    S[unsigned(O_NEW + k)] = card
     S[O_NEW_N] = k + 1
-    S[O_MARK + card] = 1
+    S[unsigned(O_MARK + card)] = 1
     if trace_on(S):
         trace_add(S, TR_OPEN, hand_no, trick_no, seat, card, 0, 0, 0)
 
@@ -169,9 +170,9 @@ def sevens_of_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, tri
     seven_face = S[O_SC + SC_TRUMP] * 8 + SEVEN
     for k in range(players):
         c = S[O_TRICK + k]
-        if (c & 31) != seven_face or S[O_HIST + c] & H_SEVEN:
+        if (c & 31) != seven_face or S[unsigned(O_HIST + c)] & H_SEVEN:
             continue
-        S[O_HIST + c] |= H_SEVEN
+        S[unsigned(O_HIST + c)] |= H_SEVEN
         if exchange_possible(S):
             S[O_ACTS] = K_SEVEN_EXCHANGE * 4
             S[O_APTS] = params[PR_POINTS + K_SEVEN_EXCHANGE]
@@ -188,7 +189,7 @@ def sevens_of_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, tri
 def _add_if(S, n, ok, code):
     """Append ``code`` to the compound list if ``ok``, without a branch (see
     melds._offer_if): the slot past the list is scratch."""
-    S[O_COMPOUND + n * 8] = code
+    S[unsigned(O_COMPOUND + n * 8)] = code
     return n + (1 if ok else 0)
 
 
@@ -242,7 +243,8 @@ def score_compound(params, S, seat, n, hand_no, trick_no):
         bit = history_bit(kind)
         for j in range(S[at + 1]):
             c = S[at + 2 + j]
-            rehist_card_roles(S, O_OPEN_CNT + seat * CNT_WIDTH, c, S[O_HIST + c] | bit)
+            rehist_card_roles(S, O_OPEN_CNT + seat * CNT_WIDTH, c,
+                              S[unsigned(O_HIST + c)] | bit)
             if trace_on(S):
                 trace_add(S, TR_DECLARED_CARD, hand_no, trick_no, seat, c, kind, 0, 0)
         record_event(S, hand_no, trick_no, seat, kind, EV_SCORED, suit_extra(kind, code),
@@ -269,5 +271,5 @@ def open_cards_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, tr
             if scored > 1:
                 S[O_DSTATS + seat * 3 + 2] += 1
     for k in range(S[O_NEW_N]):
-        S[O_MARK + S[O_NEW + k]] = 0
+        S[unsigned(O_MARK + S[O_NEW + k])] = 0
     S[O_NEW_N] = 0
