@@ -58,8 +58,7 @@ O_WON = O_HPTS + MAX_PLAYERS * N_KINDS
 O_BRISQ = O_WON + MAX_PLAYERS
 O_CNT = O_BRISQ + MAX_PLAYERS                 # scratch (melds: candidate copies, _pick_many)
 CNT_WIDTH = 48
-O_CNT_NEW = O_CNT + CNT_WIDTH                 # the same counts over cards new on this trick
-O_BUF = O_CNT_NEW + CNT_WIDTH                 # scratch card list (melds)
+O_BUF = O_CNT + CNT_WIDTH                     # scratch card list (melds)
 ROLES_PER_FACE = 8
 O_ROLE_SLOT = O_BUF + 8                       # + face * 8 + j: a count this face feeds (melds)
 O_ROLE_MASK = O_ROLE_SLOT + 32 * ROLES_PER_FACE   # history bits that stop it feeding it
@@ -93,7 +92,12 @@ O_HAND_CNT = O_INST_N + MAX_PLAYERS           # + seat * CNT_WIDTH: melds counts
 O_TRACK_HAND = O_HAND_CNT + MAX_PLAYERS * CNT_WIDTH   # 1 while O_HAND_CNT is kept
 O_SCRATCH = O_TRACK_HAND + 1                  # engine-only offers (codes, then points at
                                               #   + ACTIONS_MAX), e.g. the "to score" shows
-O_CTR = O_SCRATCH + 2 * ACTIONS_MAX
+ROLE_TABLE = O_OPEN - O_ROLE_SLOT             # role slots, masks and counts per face
+ROLE_CACHE_WIDTH = ROLE_TABLE + 2             # the table, O_N_COUNTS, 1 once filled
+O_ROLE_CACHE = O_SCRATCH + 2 * ACTIONS_MAX    # + (trump + 1) * ROLE_CACHE_WIDTH: set_roles'
+                                              #   tables by trump (NO_TRUMP first), kept
+                                              #   from game to game while the rules stay
+O_CTR = O_ROLE_CACHE + 5 * ROLE_CACHE_WIDTH
 O_EV_CAP = O_CTR + 8
 O_TR_CAP = O_EV_CAP + 1
 O_EVENTS = O_TR_CAP + 1                       # 2 words per event
@@ -117,9 +121,15 @@ def new_state(event_cap, trace_cap):
 
 @njit(error_model="numpy", cache=True, _nrt=False)
 def load_rules(S, params):
-    """The rules table into the public region, so a policy can play the game forward."""
+    """The rules table into the public region, so a policy can play the game forward.
+    Other rules (a reused buffer) empty the role tables set_roles keeps by trump."""
+    changed = False
     for i in range(params.shape[0]):
+        changed |= S[O_RULES + i] != params[i]
         S[O_RULES + i] = params[i]
+    if changed:
+        for t in range(5):
+            S[O_ROLE_CACHE + t * ROLE_CACHE_WIDTH + ROLE_TABLE + 1] = 0
 
 
 @njit(error_model="numpy", cache=True, _nrt=False)
