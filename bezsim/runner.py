@@ -1,13 +1,14 @@
 """Plan a run as shards of consecutive game ids, compute them, and write them to Parquet.
 
 The main thread runs the engine (which releases the GIL and is the only caller of numba's
-threading layer) while two background threads convert and write the previous shard, one
-its declarations and the other its hands and games. At most one shard's write is pending,
-so memory holds at most two shards.
+threading layer) while two background threads convert and write the shards already
+computed: each shard's declarations are one task and its hands and games another. At most
+WRITE_DEPTH shards' writes are pending, so memory holds at most WRITE_DEPTH + 1 shards.
 """
 
 from __future__ import annotations
 
+import collections
 import os
 import sys
 import time
@@ -49,6 +50,11 @@ CHUNK_SECONDS = 1.0
 # engine's wait for the previous shard, and the write of the last shard, which nothing
 # overlaps.
 WRITE_GROUPS: tuple[tuple[str, ...], ...] = (("declarations",), ("hands", "games"))
+# Shards whose write may still be pending when the next one has been computed. With one,
+# a Polish shard's declarations (29 rows a hand) took one writer thread longer than the
+# engine took to play the next shard, so the engine waited and a core idled (13% of a
+# Polish run); with two, the other writer thread starts the next shard's declarations.
+WRITE_DEPTH = 2
 
 
 @dataclass(frozen=True)
@@ -260,26 +266,30 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
     with _progress_bar(games, skipped, progress) as bar, \
             ThreadPoolExecutor(max_workers=len(WRITE_GROUPS),
                                thread_name_prefix="bezsim-writer") as writer:
-        # leaving this block (even on Ctrl-C) waits for the pending write: that shard is
-        # fully computed, and its atomic write takes far less time than recomputing it
-        pending: list[Future] = []
+        # leaving this block (even on Ctrl-C) waits for the pending writes: those shards are
+        # fully computed, and their atomic writes take far less time than recomputing them
+        pending: collections.deque[list[Future]] = collections.deque()
         sizer = ChunkSizer()
 
         def advance(n: int) -> None:
             bar.update(n)
-            for write in pending:
-                if write.done():
-                    write.result()   # a failed write (disk full) ends the run now, not later
+            for writes in pending:
+                for write in writes:
+                    if write.done():
+                        write.result()   # a failed write (disk full) ends the run now
 
         for shard in todo:
             batches = _compute_shard(rules, policies, seed, shard, threads, advance, sizer)
             hands += _hands(batches)
-            for write in pending:
+            while len(pending) >= WRITE_DEPTH:
+                for write in pending.popleft():
+                    write.result()
+            pending.append([writer.submit(_write, out, shard, batches, policies, identity,
+                                          names) for names in WRITE_GROUPS])
+            del batches          # the writes hold the shard's arrays until they are done
+        while pending:
+            for write in pending.popleft():
                 write.result()
-            pending = [writer.submit(_write, out, shard, batches, policies, identity, names)
-                       for names in WRITE_GROUPS]
-        for write in pending:
-            write.result()
     return _summary(out, seed, games, skipped, len(todo), len(plan), hands, started)
 
 

@@ -180,8 +180,10 @@ def test_disk_failing_mid_run_is_one_line_and_keeps_finished_shards(tmp_path, wh
     """The disk fails on the games file of shard 2. The run ends at once with one line naming
     the file and the reason, exit non-zero, no traceback; shards 0 and 1 are whole and
     readable, shard 2 left no games file under its finished name and no temporary; every
-    write ran on a writer thread, and shard 3 was never written. --resume then completes the
-    run to the uninterrupted tables."""
+    write ran on a writer thread. Shard 3 is whole or absent: its writes may have been queued
+    before shard 2's failed (two shards' writes may be pending, runner.WRITE_DEPTH), and a
+    queued write is finished, never cut. --resume then completes the run to the uninterrupted
+    tables."""
     out, log = tmp_path / "run", tmp_path / "threads.log"
     env = dict(os.environ, FAIL_TABLE="games", FAIL_SHARD="2", ERRNO=code,
                THREADS_LOG=str(log))
@@ -195,19 +197,21 @@ def test_disk_failing_mid_run_is_one_line_and_keeps_finished_shards(tmp_path, wh
                      ], done.stderr
     assert done.stdout == ""
     names = log.read_text().split()
-    assert len(names) == 9 and all(n.startswith("bezsim-writer") for n in names), names
+    assert len(names) in (9, 12) and all(n.startswith("bezsim-writer") for n in names), names
 
     for index in (0, 1):
         assert complete(out, index)
         for path in shard_paths(out, index).values():
             assert pq.read_table(path).num_rows > 0
     assert not complete(out, 2) and not games2.exists()
-    assert not shard_paths(out, 3)["hands"].exists()       # the run stopped there
+    shard3 = [path.exists() for path in shard_paths(out, 3).values()]
+    assert shard3 == [len(names) == 12] * 3 and complete(out, 3) == (len(names) == 12)
     assert temporaries(out) == []
 
     resumed = invoke("simulate", "--resume", str(out))
     assert resumed.exit_code == 0, resumed.output
-    assert "games:  20 (20 already done)" in resumed.stdout
+    done_before = 30 if len(names) == 12 else 20
+    assert f"games:  {40 - done_before} ({done_before} already done)" in resumed.stdout
     same_tables(out, whole)
 
 

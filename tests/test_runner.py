@@ -122,34 +122,39 @@ def test_other_run_in_out_dir_is_refused(tmp_path, fake_engine, rules):
         _run(rules, tmp_path, games=60)
 
 
-def test_write_of_shard_k_overlaps_compute_of_shard_k_plus_1(tmp_path, fake_engine, rules,
-                                                             monkeypatch):
+def test_write_of_shard_k_overlaps_compute_of_the_next_shards(tmp_path, fake_engine, rules,
+                                                                monkeypatch):
     """Shard 0's tables are written (by the writer's threads, one group of tables each)
-    while shard 1 is computed, and no write of shard 1 starts before shard 0's are done:
-    memory holds at most two shards."""
-    second_compute = threading.Event()
-    overlapped, in_flight, most, groups = [], [], [0], []
+    while shards 1 and 2 are computed, and no write of shard k starts before those of
+    shard k - WRITE_DEPTH are done: memory holds at most WRITE_DEPTH + 1 shards."""
+    assert runner.WRITE_DEPTH == 2
+    third_compute = threading.Event()
+    overlapped, in_flight, most, groups, finished, early = [], [], [0], [], set(), []
     lock = threading.Lock()
     real_write = runner._write
 
     def slow_write(out, shard, batch, policies, identity, names):
         with lock:
+            if any((shard.index - runner.WRITE_DEPTH, group) not in finished
+                   for group in runner.WRITE_GROUPS if shard.index >= runner.WRITE_DEPTH):
+                early.append(shard.index)
             in_flight.append(shard.index)
             most[0] = max(most[0], len(set(in_flight)))
             groups.append((shard.index, names))
         if shard.index == 0:
-            overlapped.append(second_compute.wait(timeout=5))
+            overlapped.append(third_compute.wait(timeout=5))
         real_write(out, shard, batch, policies, identity, names)
         with lock:
             in_flight.remove(shard.index)
+            finished.add((shard.index, names))
 
-    fake_engine.on_call = lambda call: call["game_start"] == 10 and second_compute.set()
+    fake_engine.on_call = lambda call: call["game_start"] == 20 and third_compute.set()
     monkeypatch.setattr(runner, "_write", slow_write)
-    _run(rules, tmp_path, games=30, shard_size=10)
-    assert overlapped == [True, True] and most[0] == 1
-    assert sorted(groups) == sorted((k, names) for k in range(3)
+    _run(rules, tmp_path, games=50, shard_size=10)
+    assert overlapped == [True, True] and most[0] == 2 and early == []
+    assert sorted(groups) == sorted((k, names) for k in range(5)
                                     for names in (("declarations",), ("hands", "games")))
-    assert len(read_run(tmp_path)["games"]) == 30
+    assert len(read_run(tmp_path)["games"]) == 50
 
 
 def test_progress_bar_stays_off_when_stderr_is_not_a_terminal(tmp_path, fake_engine, rules,
