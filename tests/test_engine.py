@@ -277,3 +277,43 @@ def test_picking_several_copies_at_once_equals_successive_picks():
                           count) == n_out + count
         got = S[st.O_BUF:st.O_BUF + n_out + count]
         assert np.array_equal(got, T[st.O_BUF:st.O_BUF + n_out + count]), trial
+
+
+def _play_in(S, rules, policies, seed, game):
+    """One game played by the engine's per-game kernel in the state buffer S (as run_batch
+    does for each game of a block); returns its outcome arrays."""
+    from bezsim.engine import api
+    from bezsim.engine.game import play_game
+    from bezsim.engine.state import reset_game
+
+    params = rules.params()
+    players = int(params[C.PR_PLAYERS])
+    _, ids, pol_params, fns = api._policy_arrays(policies, players)
+    hs, hi, gi, ev = api._alloc(1, int(params[C.PR_HAND_CAP]), players, 4096)
+    reset_game(S)
+    play_game(params, ids, pol_params, fns, np.uint64(seed), game, hs[0], hi[0], gi[0], ev[0],
+              S, np.zeros((1 + players, 4), np.uint64))
+    return hs, hi, gi, ev
+
+
+def test_role_tables_kept_in_a_state_follow_a_change_of_rules():
+    """set_roles keeps its tables per trump suit in the state from game to game (R1.9
+    roles). A state reused under other rules, here the bezique pair of option
+    ``bezique_pair=by_trump``, must play as a fresh state does, not with the tables of the
+    earlier rules."""
+    from bezsim.engine import state as st
+
+    fixed = Rules.make("ordinary")
+    by_trump = Rules.make("ordinary", {"bezique_pair": "by_trump"})
+    policies = ["greedy", "greedy"]
+    reused = st.new_state(4096, 0)
+    differ = 0
+    for game in range(40):
+        _play_in(reused, fixed, policies, 5, game)          # fills the tables for ``fixed``
+        again = _play_in(reused, by_trump, policies, 5, game)
+        fresh = _play_in(st.new_state(4096, 0), by_trump, policies, 5, game)
+        for a, b in zip(again, fresh, strict=True):
+            assert np.array_equal(a, b), game
+        other = _play_in(st.new_state(4096, 0), fixed, policies, 5, game)
+        differ += not np.array_equal(other[3], fresh[3])
+    assert differ > 0          # the two rules do play differently: the test can tell them apart
