@@ -355,12 +355,11 @@ def _check_history_fits(card: int, bits: int, params: np.ndarray, trumps: int, s
     """A declared kind must be one the card can be part of: a marriage of K or Q, a
     sequence of trumps (Rubicon: of any suit), a bezique of its pair, four of A K Q J, the
     seven of trumps."""
+    from bezsim.engine.melds import bezique_faces
+
     ever = bits >> C.H_EVER_SHIFT if int(params[C.PR_REUSE]) != C.REUSE_ORDINARY else 0
     rank, suit = cards.rank_of(card), cards.suit_of(card)
-    if trumps == C.NO_TRUMP or not params[C.PR_BEZ_PAIR]:
-        pair = (cards.SPADES * 8 + cards.QUEEN, cards.DIAMONDS * 8 + cards.JACK)
-    else:                                   # bezique_pair=by_trump (engine: bezique_faces)
-        pair = (trumps * 8 + cards.QUEEN, (3 - trumps) * 8 + cards.JACK)
+    pair = tuple(int(f) for f in bezique_faces(params, trumps))   # R9 bezique_pair
     for i, name in enumerate(C.HIST_NAMES):
         if not (bits | ever) & (1 << i):
             continue

@@ -100,12 +100,18 @@ def _settlement_lines(info, rules: Rules) -> list[str]:
              f"{INDENT}totals: seat 0 {points[0]}, seat 1 {points[1]} | rounded down to 100: "
              f"seat 0 {rounded[0]}, seat 1 {rounded[1]}",
              f"{INDENT}brisques (counted aside): seat 0 {brisques[0]}, seat 1 {brisques[1]}"]
+    by_points = rules.options.get("rubicon_close") == "points"
     if winner < 0:
-        lines.append(f"{INDENT}draw: rounded totals and brisques both tie; stake {stake}")
+        tied = "points" if by_points else "rounded totals"
+        lines.append(f"{INDENT}draw: {tied} and brisques both tie; stake {stake}")
         return lines
     loser = 1 - winner
-    how = "on brisques, the rounded totals tying" if rounded[0] == rounded[1] else (
-        f"{rounded[winner]} to {rounded[loser]}")
+    if rounded[0] != rounded[1]:
+        how = f"{rounded[winner]} to {rounded[loser]}"
+    elif by_points and points[0] != points[1]:
+        how = f"on points ({points[winner]} to {points[loser]}), the rounded totals tying"
+    else:
+        how = "on brisques, the rounded totals tying"
     lines.append(f"{INDENT}seat {winner} wins {how}")
     if info[C.GI_RUBICON]:
         bonus = int(rules.options.get("rubicon_brisque_bonus", 300))

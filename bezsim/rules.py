@@ -1,4 +1,4 @@
-"""Rules: a variant preset plus named options (RULES.md R9), validated, turned into the
+"""Rules: a variant preset plus named options (docs/rules.md R9), validated, turned into the
 integer params array the engine reads. Variants are data, not code forks."""
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "rubicon_reuse": ("later_class", "any_class"),
     "carte_blanche_repeats": ("true", "false"),
     "rubicon_brisque_bonus": ("300", "320"),
+    "first_sequence": ("trumps", "plain"),
+    "rubicon_close": ("brisques", "points"),
     "partnership_stage2": ("pairs", "all_four"),
 }
 # a game of the largest target still fits the engine's 255-hand event numbering
@@ -42,7 +44,8 @@ _INT_OPTIONS = {"target": (1, 10_000)}
 _OTHER_VARIANT_OPTIONS = {
     "partnership_stage2": "four-handed partnership (four_handed_partners)",
 }
-_RUBICON_OPTIONS = ("rubicon_reuse", "carte_blanche_repeats", "rubicon_brisque_bonus")
+_RUBICON_OPTIONS = ("rubicon_reuse", "carte_blanche_repeats", "rubicon_brisque_bonus",
+                    "first_sequence", "rubicon_close")
 
 _PLANNED_VARIANTS = ("chinese",)
 
@@ -88,11 +91,13 @@ _PRESETS: dict[str, dict[str, Any]] = {
         "open_cards": True,
         "engine": _ORDINARY_ENGINE | {"VARIANT": C.VARIANT_POLISH, "OPEN_CARDS": 1},
     },
-    # R6: four packs, nine cards, no turn-up, trumps by the first marriage, one hand a game
+    # R6: four packs, nine cards, no turn-up, trumps by the first marriage or sequence, one
+    # hand a game; a marriage may grow into a sequence (the same class, R6.6)
     "rubicon": {
-        "options": {"stage2_duty": "follow_and_win", "marriage_to_sequence": "false",
+        "options": {"stage2_duty": "follow_and_win", "marriage_to_sequence": "true",
                     "double_bezique": "add_pair_allowed", "rubicon_reuse": "later_class",
-                    "carte_blanche_repeats": "true", "rubicon_brisque_bonus": "300"},
+                    "carte_blanche_repeats": "true", "rubicon_brisque_bonus": "300",
+                    "first_sequence": "trumps", "rubicon_close": "brisques"},
         "fixed": {"last_trick": "trick32", "seven_scores_when": "declared",
                   "seven_exchange_is_declaration": "false", "brisques_when": "end_of_hand",
                   "double_game": "off", "declare_after_last_stock_trick": "true",
@@ -279,6 +284,8 @@ class Rules:
                              else C.REUSE_ANY_CLASS)
             p[C.PR_CB_REPEATS] = o["carte_blanche_repeats"] == "true"
             p[C.PR_BRISQUE_BONUS] = int(o["rubicon_brisque_bonus"])
+            p[C.PR_FIRST_SEQ_TRUMPS] = o["first_sequence"] == "trumps"
+            p[C.PR_CLOSE_BY_POINTS] = o["rubicon_close"] == "points"
         return p
 
 
@@ -300,8 +307,8 @@ def _check_players(variant: str, players: Any) -> None:
                          .get(variant, ""))
     hint = (f"; for {count} players use --variant {_BY_PLAYERS[count]}"
             if count in _BY_PLAYERS else "")
-    raise RulesError(f"variant {variant!r} is played by {defined} players (RULES.md {section}), "
-                     f"not {count}{hint}")
+    raise RulesError(f"variant {variant!r} is played by {defined} players (docs/rules.md "
+                     f"{section}), not {count}{hint}")
 
 
 def option_names(variant: str = "ordinary") -> list[str]:

@@ -2,7 +2,7 @@
 
 Imported by ``test_conformance``; like the two-handed checker there, it reads only the trace
 record layout (TR_*) and the kind numbers of ``bezsim.engine.constants`` and re-derives every
-rule from RULES.md (and the engine semantics its brief fixes where the texts leave room):
+rule from docs/rules.md (and the engine semantics its brief fixes where the texts leave room):
 
 * the deal: 3, 4 packs (96, 128 physical cards, each dealt, turned up or drawn once and played
   once); eight cards each in batches 3-2-3 starting left of the dealer, then the turn-up; the
@@ -69,10 +69,10 @@ def pad4(values: list[int]) -> list[int]:
     return list(values) + [-1] * (C.MAX_PLAYERS - len(values))
 
 
-# --- cards (DESIGN.md: id = pack*32 + suit*8 + rank) -----------------------------------------
+# --- cards (docs/rules.md, Notation: id = pack*32 + suit*8 + rank) ----------------------------
 
 ACE, TEN, KING, QUEEN, JACK, SEVEN = 0, 1, 2, 3, 4, 7
-SPADES, DIAMONDS = 0, 2
+SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 SEQ_RANKS = (ACE, TEN, KING, QUEEN, JACK)
 
 
@@ -463,10 +463,10 @@ class MultiHand:
         return out
 
     def bezique_faces(self) -> tuple[int, int]:
-        if self.o["bezique_pair"] == "fixed":
-            return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
-        same_colour = {0: 3, 3: 0, 1: 2, 2: 1}[self.trump]
-        return self.trump * 8 + QUEEN, same_colour * 8 + JACK
+        """Q♠ J♦; bezique_pair=by_trump: Q♣ J♥ when spades or diamonds are trumps (R9)."""
+        if self.o["bezique_pair"] == "by_trump" and self.trump in (SPADES, DIAMONDS):
+            return CLUBS * 8 + QUEEN, HEARTS * 8 + JACK
+        return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
 
     def bezique_banned(self, kind: int) -> frozenset:
         """R1.9 rules 1 and 2 in the bezique class: no kind twice, never downward."""

@@ -148,10 +148,10 @@ SIMULATE = [
     (["--shard-size", "0"], "Invalid value for '--shard-size': 0"),
     (["--shard-size", "x"], "Invalid value for '--shard-size': 'x'"),
     (["--shard-size", "1.5"], "Invalid value for '--shard-size': '1.5'"),
-    (["--players", "3", "--seed", "1"], "variant 'ordinary' is played by 2 players (RULES.md "
+    (["--players", "3", "--seed", "1"], "variant 'ordinary' is played by 2 players (docs/rules.md "
                                         "R2), not 3; for 3 players use --variant three_handed"),
     (["--players", "x"], "Invalid value for '--players': 'x'"),
-    (["--players", "0"], "is played by 2 players (RULES.md R2), not 0"),
+    (["--players", "0"], "is played by 2 players (docs/rules.md R2), not 0"),
     (["--variant", "three_handed", "--players", "2"], "variant 'three_handed' is played by 3"),
     (["--variant", "four_handed", "--players", "3"], "variant 'four_handed' is played by 4"),
     (["--variant", "pinochle"], "unknown variant 'pinochle'"),
@@ -170,6 +170,13 @@ SIMULATE = [
     (["--option", "target=1500", "--option", "target=2000"],
      "option target is given twice ('1500' and '2000')"),
     (["--option", "rubicon_reuse=any_class"], "option rubicon_reuse applies to rubicon"),
+    (["--option", "first_sequence=plain"], "option first_sequence applies to rubicon"),
+    (["--variant", "polish", "--option", "rubicon_close=points"],
+     "option rubicon_close applies to rubicon bézique, not to variant 'polish'"),
+    (["--variant", "rubicon", "--option", "rubicon_close=pionts"],
+     "option rubicon_close='pionts' is not one of: brisques, points"),
+    (["--variant", "rubicon", "--option", "first_sequence=royal"],
+     "option first_sequence='royal' is not one of: trumps, plain"),
     (["--option", "partnership_stage2=pairs"], "option partnership_stage2 applies to "
                                                "four-handed partnership"),
     (["--variant", "polish", "--option", "brisques_when=when_won"],

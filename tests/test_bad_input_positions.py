@@ -114,7 +114,7 @@ POSITIONS = [
     ("sequence not of trumps", DECLARE, _seat0(hand=["K♣"], declared={"K♣": ["sequence"]}),
      "K♣ cannot have scored in 'sequence'"),
     ("bezique pair by trump", DECLARE | {"options": {"bezique_pair": "by_trump"}},
-     _seat0(hand=["Q♠"], declared={"Q♠": ["bezique"]}), "Q♠ cannot have scored in 'bezique'"),
+     _seat0(hand=["Q♣"], declared={"Q♣": ["bezique"]}), "Q♣ cannot have scored in 'bezique'"),
     ("triple in a two-pack game", DECLARE,
      _seat0(hand=["Q♠"], declared={"Q♠": ["triple_bezique"]}), "no triple bezique in this"),
     ("broken outside Rubicon", DECLARE, _seat0(hand=["Q♠"], declared={"Q♠": ["broken:bezique"]}),

@@ -1,8 +1,8 @@
-"""The conformance test every variant preset must pass (DESIGN: models to learn from, pgx).
+"""The conformance test every variant preset must pass (after pgx's shared conformance test).
 
 Each game is played with ``trace_one`` and its trace is walked by an INDEPENDENT pure-Python
 checker: it rebuilds the hands from the deal, draws and exchanges, and re-derives from the
-rules text (RULES.md), not from bezsim's code, the trick winner (R1.3), the stage-2 duties
+rules book (docs/rules.md), not from bezsim's code, the trick winner (R1.3), the stage-2 duties
 (R1.6), the shapes, points (R1.8) and reuse rules (R1.9, tracked per physical copy) of every
 declaration, the "to score" bookkeeping (R1.10), the seven of trumps (R2.3), brisques and last
 trick (R1.4, R2.5), and the end of the game (R2.6). Only the trace record layout (TR_*) and
@@ -23,7 +23,7 @@ Rubicon (R6) is walked by ``RubiconHand``: one hand is one game. 128 cards each 
 once and played once; nine cards each dealt by threes from the dealer's left, no turn-up;
 55 stock tricks and 9 under R1.6; trick winners with trumps undecided (TR_HAND_START trump -1:
 the highest card of the suit led) and after; trumps fixed by the first marriage (royal 40) or
-sequence (plain 150: no sequence in trumps before trumps exist) declared, and the points that
+sequence (in trumps, 250; 150 with first_sequence=plain) declared, and the points that
 follow (royal 40 or common 20, trump sequence 250 or plain 150, beziques 40/500/1500/4500,
 fours); one combination per trick, the others shown to score (every one the winner could
 score is shown), keeping their identity when trumps are fixed, scored or lost once as in
@@ -57,10 +57,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-# cards, from the card layout of DESIGN.md (id = pack*32 + suit*8 + rank)
+# cards, from the card layout of docs/rules.md, Notation (id = pack*32 + suit*8 + rank)
 from conformance_multi import (
     ACE,
+    CLUBS,
     DIAMONDS,
+    HEARTS,
     JACK,
     KING,
     MULTI,
@@ -285,7 +287,8 @@ class Game:
         expect(self.pos == len(self.rows), "rows after the game end")
         expect(hands == 1, "a Rubicon game is one hand (R6.8)", hands)
         bonus = int(self.o["rubicon_brisque_bonus"])
-        winner, rounded, rubicon, stake = rubicon_settlement(self.scores, self.brisques, bonus)
+        winner, rounded, rubicon, stake = rubicon_settlement(self.scores, self.brisques, bonus,
+                                                             self.o["rubicon_close"])
         expect(row[1:8] == [winner, *pad4(self.scores), 0, stake], "game result (R6.8)", row,
                self.scores, self.brisques)
         gi = self.batch.game_info[0].tolist()
@@ -627,10 +630,10 @@ class Hand:
 
     # --- R1.8 shapes and R1.9 reuse, per physical copy -----------------------------------------
     def bezique_faces(self) -> tuple[int, int]:
-        if self.o["bezique_pair"] == "fixed":
-            return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
-        same_colour = {0: 3, 3: 0, 1: 2, 2: 1}[self.trump]
-        return self.trump * 8 + QUEEN, same_colour * 8 + JACK
+        """Q♠ J♦; bezique_pair=by_trump: Q♣ J♥ when spades or diamonds are trumps (R9)."""
+        if self.o["bezique_pair"] == "by_trump" and self.trump in (SPADES, DIAMONDS):
+            return CLUBS * 8 + QUEEN, HEARTS * 8 + JACK
+        return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
 
     def check_combination(self, seat: int, kind: int, extra: int, cards: list[int]) -> None:
         expect(len(set(cards)) == len(cards), "a copy used twice in one combination", cards)
@@ -1040,15 +1043,18 @@ def family(kind: int, suit_of_cards: int) -> tuple[int, int]:
     return 2 + kind, 0
 
 
-def rubicon_settlement(points: list[int], brisques: list[int],
-                       bonus: int) -> tuple[int, list[int], int, int]:
+def rubicon_settlement(points: list[int], brisques: list[int], bonus: int,
+                       close: str = "brisques") -> tuple[int, list[int], int, int]:
     """R6.7, R6.8 from the rules text: (winner or -1, rounded totals, rubicon, stake).
     Readings (as documented in bezsim.engine.settlement): a tie after rounding goes to the
-    seat with more brisques; the loser is rubiconed if his points plus his brisques are under
+    seat with more brisques (rubicon_close=brisques) or to the higher unrounded total, then
+    brisques (=points); the loser is rubiconed if his points plus his brisques are under
     1000; a rubiconed loser's rounded total counts as 100 if under 100."""
     rounded = [p - p % 100 for p in points]
     if rounded[0] != rounded[1]:
         winner = 0 if rounded[0] > rounded[1] else 1
+    elif close == "points" and points[0] != points[1]:
+        winner = 0 if points[0] > points[1] else 1
     elif brisques[0] != brisques[1]:
         winner = 0 if brisques[0] > brisques[1] else 1
     else:
@@ -1068,12 +1074,13 @@ class RubiconHand(Hand):
     every intact declared combination is tracked here); carte blanche (R6.4); brisques are
     counted aside (R6.7); the last trick scores 50 (R6.3).
 
-    Readings of R6.2: while trumps are undecided every marriage is royal (40) and, "no
-    sequence-in-trumps" existing yet, a sequence is a plain one (150) of its suit; the first
-    marriage or sequence scored fixes trumps to its suit. A combination shown to score keeps
-    its identity (K+Q of a suit, a suit's sequence) when trumps are fixed, and takes the worth
-    trumps give it: a royal marriage outside trumps is then common, a plain sequence in trumps
-    the trump sequence; it scores "shown earlier", or is lost, once.
+    Readings of R6.2: the first marriage or sequence scored fixes trumps to its suit and is
+    in trumps. While trumps are undecided every marriage is royal (40) and every sequence the
+    sequence in trumps (250; first_sequence=plain: a plain one of 150). A combination shown
+    to score keeps its identity (K+Q of a suit, a suit's sequence) when trumps are fixed, and
+    takes the worth trumps give it: a royal marriage or a sequence outside trumps is then
+    common or plain, a sequence in trumps the trump sequence; it scores "shown earlier", or
+    is lost, once.
     """
 
     def __init__(self, game: Game, number: int, dealer: int) -> None:
@@ -1087,6 +1094,7 @@ class RubiconHand(Hand):
         self.trump_fixed_at = -1
         self.any_class = self.o["rubicon_reuse"] == "any_class"
         self.marriage_to_sequence = self.o["marriage_to_sequence"] == "true"
+        self.first_sequence_in_trumps = self.o["first_sequence"] == "trumps"
 
     def run(self) -> bool:
         self.deal()
@@ -1188,9 +1196,9 @@ class RubiconHand(Hand):
         if group == 0:
             royal = self.trump < 0 or s == self.trump    # undecided: every marriage royal
             return (C.K_ROYAL_MARRIAGE if royal else C.K_COMMON_MARRIAGE), s + 1
-        if s == self.trump:
-            return C.K_SEQUENCE, 0
-        return C.K_PLAIN_SEQUENCE, s + 1                 # undecided: no trump sequence yet
+        if s == self.trump or (self.trump < 0 and self.first_sequence_in_trumps):
+            return C.K_SEQUENCE, 0                       # undecided: it would fix trumps
+        return C.K_PLAIN_SEQUENCE, s + 1                 # plain, or first_sequence=plain
 
     # --- what a copy may still score in (R1.9 as amended by R6.6) ---------------------------
     def may(self, c: int, tg: str) -> bool:
@@ -1343,7 +1351,7 @@ class RubiconHand(Hand):
                 cards.append(row[4])
             kind, s = code // 4, code % 4
             expect(kind in R_COMBOS, "shown code is not a combination", code)
-            if kind == C.K_SEQUENCE:
+            if kind == C.K_SEQUENCE and self.trump >= 0:
                 s = self.trump                  # the trump sequence is coded without a suit
             extra = s + 1 if kind in MARRIAGES or kind == C.K_PLAIN_SEQUENCE else 0
             key = family(kind, s)
@@ -1550,7 +1558,7 @@ def test_checker_catches_negative_scores(rules):
 
 
 def test_checker_rules_on_the_worked_examples():
-    """The checker's own R1.3, R1.6 and R1.9 on RULES.md E7, E11, E12 (card id = suit*8+rank,
+    """The checker's own R1.3, R1.6 and R1.9 on docs/rules.md E7, E11, E12 (card id = suit*8+rank,
     + 32 for the second pack)."""
     ten_d, nine_h, ace_c, ace_h, seven_s = 17, 13, 24, 8, 7
     assert trick_winner(ten_d, ten_d + 32, trump=0) == 0          # E11: identical: leader
@@ -1676,7 +1684,7 @@ def _polish_hand(trump: int, open_cards: list[int], new: list[int],
 
 
 def test_polish_checker_on_the_worked_examples():
-    """The checker's own R5.2 completeness on RULES.md E1-E5 (card id = suit*8+rank, + 32 for
+    """The checker's own R5.2 completeness on docs/rules.md E1-E5 (card id = suit*8+rank, + 32 for
     the second pack; trumps ♠ = 0)."""
     a_s, t_s, k_s, q_s, j_s, seven_s = 0, 1, 2, 3, 4, 7
     kings, queens = [10, 18, 26], [11, 19, 27]                   # K, Q of ♥ ♦ ♣
@@ -1717,9 +1725,11 @@ def test_polish_hand_info_records_trick24_winner():
 
 RUBICON = PRESETS[2]
 RUBICON_OPTION_SETS = [
-    {"rubicon_reuse": "any_class", "marriage_to_sequence": "true",
+    {"rubicon_reuse": "any_class", "marriage_to_sequence": "false",
      "carte_blanche_repeats": "false", "rubicon_brisque_bonus": "320",
-     "stage2_duty": "follow_only"},
+     "stage2_duty": "follow_only", "rubicon_close": "points"},
+    {"first_sequence": "plain", "rubicon_close": "points"},
+    {"first_sequence": "plain", "marriage_to_sequence": "false"},   # the earlier defaults
 ]
 HANDS_PER_RUBICON_OPTION_SET = 800
 
@@ -1841,7 +1851,7 @@ def _declare(h: RubiconHand, seat: int, kind: int, cards: list[int]) -> None:
 
 
 def test_rubicon_checker_on_the_worked_examples():
-    """The checker's own R6 rules on RULES.md E8-E10 and R6.6 (card id = pack*32 + suit*8 +
+    """The checker's own R6 rules on docs/rules.md E8-E10 and R6.6 (card id = pack*32 + suit*8 +
     rank; ♠ ♥ ♦ ♣ = 0..3)."""
     aces = [0, 8, 16, 24]                                        # A♠ A♥ A♦ A♣
     fifth = 32                                                   # A♠ of pack 1
@@ -1875,14 +1885,19 @@ def test_rubicon_checker_on_the_worked_examples():
 
     seq_h = [8, 9, 10, 11, 12]                                   # A 10 K Q J of ♥
     h = _rubicon_hand(-1, seq_h)
-    assert (C.K_PLAIN_SEQUENCE, 2) in h.legal_codes(0).values()  # undecided: 150 (R6.2)
+    assert (C.K_SEQUENCE, 0) in h.legal_codes(0).values()       # undecided: in trumps, 250
+    plain_first = {"first_sequence": "plain"}
+    assert (C.K_PLAIN_SEQUENCE, 2) in _rubicon_hand(-1, seq_h, plain_first).legal_codes(
+        0).values()                                              # R6.2 option: 150
     h.trump = 1
     assert (C.K_SEQUENCE, 0) in h.legal_codes(0).values()       # ♥ trumps: 250
     h.trump = 3
     assert (C.K_PLAIN_SEQUENCE, 2) in h.legal_codes(0).values()  # ♣ trumps: plain 150
-    _declare(h, 0, C.K_ROYAL_MARRIAGE, [10, 11])                 # R6.6: once married ...
-    assert not h.may(10, "sequence")                             # ... never in a sequence
-    assert _rubicon_hand(3, seq_h, {"marriage_to_sequence": "true"}).may(10, "sequence")
+    _declare(h, 0, C.K_ROYAL_MARRIAGE, [10, 11])                 # R6.6: a marriage may grow
+    assert h.may(10, "sequence")                                 # into a sequence ...
+    h = _rubicon_hand(3, seq_h, {"marriage_to_sequence": "false"})
+    _declare(h, 0, C.K_ROYAL_MARRIAGE, [10, 11])
+    assert not h.may(10, "sequence")                             # ... unless the option bars it
 
     q_s, j_d = 3, 20                                             # R6.6 classes M, B, F
     h = _rubicon_hand(3, [q_s, j_d, 2])

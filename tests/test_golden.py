@@ -74,9 +74,9 @@ GOLDEN: dict[tuple[str, str], dict[str, str]] = {
         "declarations": "ce32e02ff3a39a09be7f9c2040919334ea9258506b95bc68dfec79bb68591e40",
     },
     ("rubicon", "heuristic,greedy"): {
-        "hands": "d7cfa9c7bf03c39a852a9d32875052ac57dc1377fde59c93f30b98ae76971b45",
-        "games": "f0c761a012dbb0ef69f450b46c08c876d30f8a27467272bd0faa1e0e4959b485",
-        "declarations": "88f7f6dc3a8f91c49541e3dae99ec97776bf8fd1e57e03d4ee9c1773bdd2b1e3",
+        "hands": "e1bedc9d6b69b6249dd899bf1f930bde6a874436d7cdb5dc9cfee6d365256006",
+        "games": "476fb37aed0ec74d5dce2ad8b3bb44f1d2e9811d0b2de75b406d503d4726892e",
+        "declarations": "daf13dc9582d6cb39ef5be3786e9b688ed8b4b66ac6dd864e2093ec0823c3e51",
     },
 }
 

@@ -1,5 +1,5 @@
-"""The policy contract's hidden-information test (issue 6; DESIGN: "A policy sees only what its
-seat may see ... never another hand or the stock order. Test that.").
+"""The policy contract's hidden-information test (issue 6: a policy sees only what its
+seat may see, never another hand or the stock order; docs/user_policies.md).
 
 Decision points are recorded from real games of every variant (hidden_info_helpers.capture:
 the engine run as plain Python in a subprocess, its one policy call site wrapped). At each

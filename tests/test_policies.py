@@ -1,5 +1,5 @@
 """The policy contract: a built-in policy's decision depends only on what its seat may see
-(DESIGN: "never another hand or the stock order. Test that.")."""
+(never another hand or the stock order; docs/user_policies.md)."""
 
 import re
 

@@ -235,7 +235,7 @@ def test_polish_open_cards_and_sevens_are_shown(policies, seed, game):
 RUBICON = Rules.make("rubicon")
 RUBICON_CASES = [
     (["greedy", "greedy"], 1, 0),         # a royal marriage shown, then scored: trumps ♦
-    (["greedy", "greedy"], 1, 6),         # the first sequence (plain, 150) fixes trumps ♣
+    (["greedy", "greedy"], 1, 6),         # the first sequence (in trumps, 250) fixes trumps ♣
     (["random", "random"], 3, 111),       # carte blanche at the deal and after seven draws
     (["random", "greedy"], 4, 0),         # trumps never fixed; 0 - 90: won on brisques
     (["greedy", "greedy"], 2, 37201),     # the loser saved from the rubicon by his brisques
@@ -303,6 +303,21 @@ def test_rubicon_transcript_points_brisques_and_settlement(policies, seed, game)
     assert int(m.group(1)) == stake and len(tail) == 5
     terms = re.sub(r" \(counted as 100\)| for \w+", "", m.group(2)).replace("- ", "+ -")
     assert sum(int(t) for t in terms.split(" + ")) == stake
+
+
+def test_rubicon_settlement_on_points_when_rounded_totals_tie():
+    """R6.8 rubicon_close=points: 190 and 100 both round to 100; seat 0 has fewer brisques
+    (140 to 180) but more points, so he wins on points (with brisques seat 1 would)."""
+    rules = Rules.make("rubicon", {"rubicon_close": "points"})
+    info = run_games(rules, ["random", "greedy"], 4, 48, 1).game_info[0]
+    assert [int(info[C.GI_SCORE + s]) for s in range(2)] == [190, 100]
+    assert [int(info[C.GI_BRISQUES + s]) for s in range(2)] == [140, 180]
+    lines = transcript(rules, ["random", "greedy"], 4, 48).splitlines()
+    tail = lines[lines.index("Game over (Rubicon: one hand is the game, R6.8)") + 1:]
+    assert tail[2] == "  seat 0 wins on points (190 to 100), the rounded totals tying"
+    assert int(info[C.GI_WINNER]) == 0
+    assert RUBICON.options["rubicon_close"] == "brisques"
+    assert int(run_games(RUBICON, ["random", "greedy"], 4, 48, 1).game_info[0, C.GI_WINNER]) == 1
 
 
 @pytest.mark.parametrize(("policies", "seed", "game"), RUBICON_CASES)

@@ -1,4 +1,4 @@
-"""Three- and four-handed bézique, RULES.md R3 and R4 (R4.1 independent, R4.2 partnership),
+"""Three- and four-handed bézique, docs/rules.md R3 and R4 (R4.1 independent, R4.2 partnership),
 with the common core they rely on: R1.3 trick winner, R1.4 brisques, R1.5 draws, R1.6 stage-2
 duty against the card currently winning, R1.8/R1.9 triple and second double bezique, R1.10 one
 declaration per trick (per team), R2.6 game, R9 options ``partnership_stage2`` and ``target``,
@@ -1101,7 +1101,7 @@ def test_r4_2_tables_team_column_and_team_winner(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-# what a seat may see (DESIGN: policies see only their seat's knowledge)
+# what a seat may see (the policy contract: only its own seat's knowledge)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -1127,8 +1127,9 @@ def test_knowledge_after_the_deal(variant):
 
 
 def test_r4_2_partners_declared_cards_shown_to_all():
-    """R4.2 / DESIGN: what the partner declares on the winner's win lies on the table, his
-    (LOC_TABLE + his seat), and every other seat knows it as his (V_SHOWN + his seat). (That
+    """R4.2 / the policy contract: what the partner declares on the winner's win lies on the
+    table, his (LOC_TABLE + his seat), and every other seat knows it as his (V_SHOWN + his
+    seat). (That
     the rest of a hand stays unseen is checked through whole hands below.)"""
     t = Table(declare_pos(PARTNERS, {0: {"hand": ["K♣", "9♦"]},
                                      2: {"hand": ["Q♠", "J♦", "A♣", "10♥", "9♠"]}}))

@@ -1,4 +1,4 @@
-"""Position tests for the ordinary two-handed game: one or more tests per rule of RULES.md
+"""Position tests for the ordinary two-handed game: one or more tests per rule of docs/rules.md
 that can be checked on a position (R1.3, R1.5, R1.6, R1.8, R1.9, R1.10, R2.3, R2.4, R9 and
 the worked examples E6, E7, E11, E12), plus bad-position errors and ``bezsim explain``.
 
@@ -721,20 +721,23 @@ def test_r1_7_declarations_only_in_declare_phase():
 
 
 def test_r9_bezique_pair_by_trump():
-    """R9 bezique_pair=by_trump: the trump queen with the jack of the same-colour suit."""
+    """R9 bezique_pair=by_trump (docs/rules.md R9): when spades or diamonds are trumps the
+    bezique is Q♣ + J♥, when hearts or clubs are trumps Q♠ + J♦; no other pair scores."""
     opts = {"bezique_pair": "by_trump"}
-    assert decls(declare_pos(["Q♥", "J♦", "9♣"], trumps="♥", options=opts)) == [
-        ("bezique", "", 40)]
-    assert decls(declare_pos(["Q♠", "J♦", "9♣"], trumps="♥", options=opts)) == []
-    assert decls(declare_pos(["Q♣", "J♠", "9♦"], trumps="♣", options=opts)) == [
-        ("bezique", "", 40)]
-    assert decls(declare_pos(["Q♠", "J♦", "9♦"], trumps="♣", options=opts)) == []
-    assert decls(declare_pos(["Q♠", "J♣", "9♦"], trumps="♠", options=opts)) == [
-        ("bezique", "", 40)]
-    assert decls(declare_pos(["Q♦", "J♥", "9♣"], trumps="♦", options=opts)) == [
-        ("bezique", "", 40)]
-    data = declare_pos(["Q♥", "Q♥", "J♦", "J♦", "9♣"], trumps="♥", options=opts)
+    hand = ["Q♠", "J♦", "Q♣", "J♥", "Q♥", "J♣"]   # both pairs, and the trump-colour ones
+    for trumps, pair in (("♠", ["J♥", "Q♣"]), ("♦", ["J♥", "Q♣"]),
+                         ("♥", ["J♦", "Q♠"]), ("♣", ["J♦", "Q♠"])):
+        data = declare_pos(hand, trumps=trumps, options=opts)
+        assert decl_cards(data) == {("bezique", ""): pair}, trumps
+        other = ["Q♠", "J♦"] if pair == ["J♥", "Q♣"] else ["Q♣", "J♥"]
+        assert decls(declare_pos(other + ["9♣"], trumps=trumps, options=opts)) == [], trumps
+        assert decls(declare_pos(pair + ["9♣"], trumps=trumps, options=opts)) == [
+            ("bezique", "", 40)], trumps
+    # the same pair makes the double
+    data = declare_pos(["Q♣", "Q♣", "J♥", "J♥", "9♦"], trumps="♦", options=opts)
     assert decls(data) == [("bezique", "", 40), ("double_bezique", "", 500)]
+    assert decl_cards(data)[("double_bezique", "")] == ["J♥", "J♥#1", "Q♣", "Q♣#1"]
+    assert decls(declare_pos(["Q♠", "Q♠", "J♦", "J♦", "9♦"], trumps="♦", options=opts)) == []
 
 
 def test_r9_bezique_pair_fixed_default_ignores_trumps():

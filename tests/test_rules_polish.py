@@ -1,4 +1,4 @@
-"""Position tests for Polish (open) bézique, RULES.md R5 (R5.1 open cards, R5.2 compound
+"""Position tests for Polish (open) bézique, docs/rules.md R5 (R5.1 open cards, R5.2 compound
 declarations with R1.9 rule 1 only, R5.3 brisques and the seven of trumps, R5.4 stage-2
 duty), the worked examples E1-E5 of R10, the Polish rule options, ``bezsim explain`` on a
 Polish file, and invariants of whole traced Polish games.
@@ -345,6 +345,23 @@ def test_r5_2_compound_queen_of_spades_in_three_kinds():
     ])
 
 
+@pytest.mark.parametrize("trumps, pair", [("♠", ("Q♣", "J♥")), ("♦", ("Q♣", "J♥")),
+                                          ("♥", ("Q♠", "J♦")), ("♣", ("Q♠", "J♦"))])
+def test_r9_bezique_pair_by_trump_in_polish(trumps, pair):
+    """R9 bezique_pair=by_trump with open cards: a won jack completes the bezique with the
+    open queen of the pair trumps give (Q♣ J♥ with ♠ or ♦ trumps, else Q♠ J♦), and the
+    other pair scores nothing; a second pair completed by one trick makes the double."""
+    opts = {"bezique_pair": "by_trump"}
+    other = ("Q♠", "J♦") if pair == ("Q♣", "J♥") else ("Q♣", "J♥")
+    queen, jack = pair
+    at = {"trumps": trumps, "turnup": f"9{trumps}", "options": opts}
+    assert scores(won([jack, "8♥" if trumps != "♥" else "8♦"], [queen, other[0]], **at)) == [
+        ("bezique", None, 40, sorted([jack, queen]))]
+    assert scores(won([other[1], "7♦" if trumps != "♦" else "7♥"], [other[0]], **at)) == []
+    events = scores(won([jack, f"{jack}#1"], [queen, f"{queen}#1"], **at))
+    assert sorted(kinds(events)) == [("bezique", None, 40), ("double_bezique", None, 500)]
+
+
 def test_r5_2_combination_of_old_open_cards_only_is_lost():
     """R5.2: every declaration must include a card of the trick just won; a combination whose
     cards were all open before this trick (not declared before drawing) is never offered."""
@@ -401,7 +418,7 @@ def test_r5_2_two_marriages_of_different_suits_on_one_trick():
 def test_r5_2_one_marriage_of_a_suit_per_trick_engine_reading():
     """The engine's reading (README "Compounds": at most one of each kind, for marriages one
     of each suit, per trick): two open unmarried K♥ and a trick bringing both Q♥ score one
-    marriage of hearts, 20 (RULES.md R5.2 "every combination" could also be read as 40)."""
+    marriage of hearts, 20 (docs/rules.md R5.2 "every combination" could also be read as 40)."""
     events = scores(won(["Q♥", "Q♥#1"], ["K♥", "K♥#1"]))
     assert kinds(events) == [("common_marriage", "♥", 20)]
 

@@ -1,4 +1,4 @@
-"""Rubicon bézique, RULES.md R6 (R6.1 deal, R6.2 trumps by the first marriage, R6.3 extra
+"""Rubicon bézique, docs/rules.md R6 (R6.1 deal, R6.2 trumps by the first marriage, R6.3 extra
 combinations, no seven, last trick 50, R6.4 carte blanche, R6.5 one declaration per trick,
 R6.6 class reuse and re-forming, R6.7 brisques aside, R6.8 settlement), the worked examples
 E8-E10 of R10, the Rubicon options of R9, and the Rubicon position format (README
@@ -49,6 +49,8 @@ from bezsim.position import (
 from bezsim.rules import Rules
 
 RUBICON = Rules.make("rubicon")
+# the Rubicon defaults before docs/rules.md R6.2 and R6.6 were brought back to the texts
+OLD_READINGS = {"first_sequence": "plain", "marriage_to_sequence": "false"}
 PACKS = 4
 STAGE1_TRICKS = 55       # R6.1: 110 stock cards, two drawn per trick
 N_TRICKS = 64
@@ -180,10 +182,15 @@ def test_r6_1_rules_preset():
         "bezique": 40, "double_bezique": 500, "triple_bezique": 1500,
         "quadruple_bezique": 4500, "four_aces": 100, "four_kings": 80, "four_queens": 60,
         "four_jacks": 40, "last_trick": 50, "carte_blanche": 50}
-    assert RUBICON.options == {"stage2_duty": "follow_and_win", "marriage_to_sequence": "false",
+    assert RUBICON.options == {"stage2_duty": "follow_and_win", "marriage_to_sequence": "true",
                                "double_bezique": "add_pair_allowed",
                                "rubicon_reuse": "later_class", "carte_blanche_repeats": "true",
-                               "rubicon_brisque_bonus": "300"}
+                               "rubicon_brisque_bonus": "300", "first_sequence": "trumps",
+                               "rubicon_close": "brisques"}
+    assert (p[C.PR_MARR_TO_SEQ], p[C.PR_FIRST_SEQ_TRUMPS], p[C.PR_CLOSE_BY_POINTS]) == (1, 1, 0)
+    old = Rules.make("rubicon", OLD_READINGS | {"rubicon_close": "points"}).params()
+    assert (old[C.PR_MARR_TO_SEQ], old[C.PR_FIRST_SEQ_TRUMPS], old[C.PR_CLOSE_BY_POINTS]) == (
+        0, 0, 1)
 
 
 @pytest.mark.parametrize("game", [0, 1, 2])
@@ -336,16 +343,93 @@ def test_r10_e9_engine_fixes_trumps_at_the_first_marriage():
     assert t.events()[-1] == (10, 0, "common_marriage", "scored", 20)
 
 
-def test_r6_2_a_first_sequence_fixes_trumps_in_its_suit():
-    """R6.2: the first marriage *or sequence* fixes trumps. "Before trumps are fixed no
-    sequence-in-trumps exists": while undecided a sequence is offered as a plain sequence
-    (150) of its suit; scoring it makes that suit trumps."""
+def test_r6_2_a_first_sequence_is_in_trumps_and_fixes_them():
+    """R6.2, first_sequence=trumps (the default): a sequence declared before any marriage is
+    the sequence in trumps, 250, and makes its suit trumps (Portland Club laws, 1887)."""
     t = Table(declare_pos(["A♥", "10♥", "K♥", "Q♥", "J♥", "9♦"]))
+    assert t.offered() == [("royal_marriage", "♥", 40), ("sequence", "♥", 250)]
+    assert t.score(C.K_SEQUENCE, "♥") == ["10♥", "A♥", "J♥", "K♥", "Q♥"]
+    assert t.trumps == cards.HEARTS
+    assert t.events() == [(10, 0, "sequence", "scored", 250)]
+    assert t.history("Q♥") == ["sequence"]
+    assert t.offered() == []            # no marriage from a declared sequence (R6.6)
+    # the same through the position reader: each undecided sequence is offered in trumps
+    both = ["A♥", "10♥", "K♥", "Q♥", "J♥", "A♦", "10♦", "K♦", "Q♦"]
+    assert decls(declare_pos(both)) == [("royal_marriage", "♥", 40),
+                                        ("royal_marriage", "♦", 40), ("sequence", "♥", 250)]
+    assert decls(declare_pos(both + ["J♦"])) == [
+        ("royal_marriage", "♥", 40), ("royal_marriage", "♦", 40), ("sequence", "♥", 250),
+        ("sequence", "♦", 250)]
+
+
+def test_r9_first_sequence_plain_scores_150_and_still_fixes_trumps():
+    """R6.2 / R9 first_sequence=plain: before trumps a sequence is a plain one (150) of its
+    suit; scoring it makes that suit trumps all the same."""
+    t = Table(declare_pos(["A♥", "10♥", "K♥", "Q♥", "J♥", "9♦"],
+                          options={"first_sequence": "plain"}))
     assert t.offered() == [("plain_sequence", "♥", 150), ("royal_marriage", "♥", 40)]
     assert t.score(C.K_PLAIN_SEQUENCE, "♥") == ["10♥", "A♥", "J♥", "K♥", "Q♥"]
     assert t.trumps == cards.HEARTS
+    assert t.events() == [(10, 0, "plain_sequence", "scored", 150)]
     assert t.history("Q♥") == ["sequence"]
-    assert t.offered() == []            # no marriage from a declared sequence (R6.6)
+    assert t.offered() == []
+    # once trumps are fixed the option changes nothing: 250 in trumps, 150 outside
+    hand = ["A♥", "10♥", "K♥", "Q♥", "J♥", "9♦"]
+    for options in ({}, {"first_sequence": "plain"}):
+        assert decls(declare_pos(hand, trumps="♥", options=options)) == [
+            ("royal_marriage", "♥", 40), ("sequence", "", 250)]
+        assert decls(declare_pos(hand, trumps="♠", options=options)) == [
+            ("common_marriage", "♥", 20), ("plain_sequence", "♥", 150)]
+
+
+def _shown_then(t: Table, steps: list[tuple]) -> None:
+    """Score each (kind, suit) in turn as declare_phase does (a shown one is taken off the
+    to-score list and scores 'shown earlier'), then show the rest to score."""
+    for kind, suit in steps:
+        code = t.code(kind, suit)
+        i = pending_index(t.S, 0, code)
+        if i >= 0:
+            pending_remove(t.S, 0, i)
+        t.score(kind, suit, status=C.EV_SCORED_PENDING if i >= 0 else C.EV_SCORED)
+        pending_announce(t.params, t.S, 0, st.O_ACTS, 0, t.trick)
+        t.trick += 1
+
+
+def _to_score(t: Table) -> list[tuple]:
+    """(kind, suit) of every combination seat 0 has shown to score."""
+    out = []
+    for i in range(int(t.S[st.O_PEND_N])):
+        code = int(t.S[st.O_PEND + i * st.PENDING_WIDTH])
+        out.append((C.KIND_NAMES[code >> 2], _suit_label(code >> 2, code, t.trumps)))
+    return sorted(out)
+
+
+def test_r6_2_sequence_shown_before_trumps_takes_the_worth_trumps_give_it():
+    """R6.2 / R1.10: a sequence shown to score while trumps are undecided is shown in trumps;
+    once another suit's marriage fixes trumps it is a plain sequence (150), and once its own
+    suit's marriage does, the sequence in trumps (250)."""
+    hand = ["Q♠", "J♦", "A♥", "10♥", "K♥", "Q♥", "J♥", "K♣", "Q♣"]
+    t = Table(declare_pos(hand))
+    _shown_then(t, [(C.K_BEZIQUE, None)])
+    assert t.trumps == C.NO_TRUMP
+    assert _to_score(t) == [("royal_marriage", "♣"), ("royal_marriage", "♥"),
+                            ("sequence", "♥")]
+    _shown_then(t, [(C.K_ROYAL_MARRIAGE, "♣")])         # ♣ trumps
+    assert t.trumps == cards.CLUBS
+    assert _to_score(t) == [("common_marriage", "♥"), ("plain_sequence", "♥")]
+    _shown_then(t, [(C.K_PLAIN_SEQUENCE, "♥")])
+    assert t.events() == [(10, 0, "bezique", "scored", 40),
+                          (11, 0, "royal_marriage", "scored_pending", 40),
+                          (12, 0, "plain_sequence", "scored_pending", 150)]
+    # its own suit fixed: K♥#1 Q♥#1 marry, and the shown ♥ sequence is the trump sequence
+    t = Table(declare_pos(["Q♠", "J♦", "A♥", "10♥", "K♥", "Q♥", "J♥", "K♥#1", "Q♥#1"]))
+    _shown_then(t, [(C.K_BEZIQUE, None)])
+    assert _to_score(t) == [("royal_marriage", "♥"), ("sequence", "♥")]
+    _shown_then(t, [(C.K_ROYAL_MARRIAGE, "♥")])
+    assert t.trumps == cards.HEARTS
+    assert _to_score(t) == [("royal_marriage", "♥"), ("sequence", "")]   # K♥#1 Q♥#1 too
+    _shown_then(t, [(C.K_SEQUENCE, None)])
+    assert t.events()[-1] == (12, 0, "sequence", "scored_pending", 250)
 
 
 def test_r10_e9_real_games_trumps_follow_the_first_marriage():
@@ -402,11 +486,16 @@ def test_r6_2_hands_table_records_when_trumps_were_fixed():
                     & (events["status"] != "lost")]
     first = fixing.groupby(["game_id", "hand"]).head(1).set_index(["game_id", "hand"])
     seat0 = hands[hands["seat"] == 0].set_index(["game_id", "hand"]).join(
-        first[["trick", "suit"]])
+        first[["trick", "suit", "kind"]])
     fixed = seat0["trick"].notna()
     assert 100 < fixed.sum() < len(seat0)          # both cases occur
     assert (seat0.loc[fixed, "trump_trick"] == seat0.loc[fixed, "trick"]).all()
-    assert (seat0.loc[fixed, "trump"].astype(str) == seat0.loc[fixed, "suit"].astype(str)).all()
+    # the fixing combination's suit is the trump suit; a sequence in trumps records none (it
+    # is the hand's trump, first_sequence=trumps)
+    in_trumps = seat0["kind"] == "sequence"
+    assert seat0.loc[in_trumps, "suit"].isna().all()
+    assert (seat0.loc[fixed & ~in_trumps, "trump"].astype(str)
+            == seat0.loc[fixed & ~in_trumps, "suit"].astype(str)).all()
     assert seat0.loc[~fixed, ["trump", "trump_trick"]].isna().all().all()
     # both seats' rows of a hand agree
     both = hands.groupby(["game_id", "hand"])["trump_trick"].nunique(dropna=False)
@@ -830,23 +919,44 @@ def test_r6_6_later_classes_free_from_marriage_and_sequence():
         ("bezique", "", 40), ("four_aces", "", 100)]
 
 
+def test_r6_6_a_declared_marriage_grows_into_a_sequence():
+    """R6.6 (marriage_to_sequence=true, the Rubicon default): marriage and sequence are one
+    class, so a declared K♥ Q♥, intact or broken, with A♥ 10♥ J♥ makes the sequence: 250 in
+    trumps, 150 in a plain suit."""
+    hand = ["A♥", "10♥", "J♥"]
+    for history in (["marriage"], ["broken:marriage"]):
+        married = {"K♥": history, "Q♥": ["marriage"]}
+        data = declare_pos(hand, trumps="♥", declared=married)
+        assert decls(data) == [("sequence", "", 250)]
+        assert decl_cards(data)[("sequence", "")] == ["10♥", "A♥", "J♥", "K♥", "Q♥"]
+        assert decls(declare_pos(hand, trumps="♣", declared=married)) == [
+            ("plain_sequence", "♥", 150)]
+    t = Table(declare_pos(hand, trumps="♥",
+                          declared={"K♥": ["marriage"], "Q♥": ["marriage"]}))
+    assert t.score(C.K_SEQUENCE) == ["10♥", "A♥", "J♥", "K♥", "Q♥"]
+    assert t.history("K♥") == ["marriage", "sequence"]
+    assert t.events() == [(10, 0, "sequence", "scored", 250)]
+
+
 def test_r9_marriage_to_sequence_false_in_rubicon():
-    """R6.6 / R9 marriage_to_sequence=false (the Rubicon default): a married K or Q — intact
-    or broken — cannot be in a sequence; a fresh pair can. With the option true it can."""
+    """R6.6 / R9 marriage_to_sequence=false (some later books): a married K or Q — intact
+    or broken — cannot be in a sequence; a fresh pair can."""
+    opts = {"marriage_to_sequence": "false"}
     for history in (["marriage"], ["broken:marriage"]):
         married = {"K♥": history, "Q♥": ["marriage"]}
         hand = ["A♥", "10♥", "J♥"]
-        assert decls(declare_pos(hand, trumps="♥", declared=married)) == []
-        assert decls(declare_pos(hand, trumps="♥", declared=married,
-                                 options={"marriage_to_sequence": "true"})) == [
+        assert decls(declare_pos(hand, trumps="♥", declared=married, options=opts)) == []
+        assert decls(declare_pos(hand, trumps="♥", declared=married)) == [
             ("sequence", "", 250)]
     married = {"K♥#0": ["marriage"], "Q♥#0": ["marriage"]}
-    data = declare_pos(["A♥", "10♥", "J♥", "K♥#1", "Q♥#1"], trumps="♥", declared=married)
+    data = declare_pos(["A♥", "10♥", "J♥", "K♥#1", "Q♥#1"], trumps="♥", declared=married,
+                       options=opts)
     assert decls(data) == [("royal_marriage", "♥", 40), ("sequence", "", 250)]
     assert decl_cards(data)[("sequence", "")] == ["10♥", "A♥", "J♥", "K♥#1", "Q♥#1"]
     # plain suit too: no plain sequence from a common marriage
     married = {"K♦": ["marriage"], "Q♦": ["marriage"]}
-    assert decls(declare_pos(["A♦", "10♦", "J♦"], trumps="♥", declared=married)) == []
+    assert decls(declare_pos(["A♦", "10♦", "J♦"], trumps="♥", declared=married,
+                             options=opts)) == []
 
 
 def test_r6_6_no_marriage_from_a_sequence_and_no_second_intact_marriage():
@@ -901,24 +1011,30 @@ def test_r6_7_brisques_aside_real_games():
             int(b.game_info[0, C.GI_SCORE] + b.game_info[0, C.GI_SCORE + 1])
 
 
-@pytest.mark.parametrize("bonus", ["300", "320"])
-def test_r6_8_game_info_matches_settle(bonus):
+@pytest.mark.parametrize("bonus, close", [("300", "brisques"), ("320", "brisques"),
+                                          ("300", "points")])
+def test_r6_8_game_info_matches_settle(bonus, close):
     """R6.8: for 300 real games, winner, rounded totals, rubicon and stake in game_info are
-    settle() of the game's points and brisques (settle itself: tests/test_settlement.py)."""
-    rules = Rules.make("rubicon", {"rubicon_brisque_bonus": bonus})
+    settle() of the game's points and brisques under the options rubicon_brisque_bonus and
+    rubicon_close (settle itself: tests/test_settlement.py)."""
+    rules = Rules.make("rubicon", {"rubicon_brisque_bonus": bonus, "rubicon_close": close})
     batch = run_games(rules, ["greedy"], 8, 0, 300)
     gi = batch.game_info
-    rubicons = 0
+    rubicons = forms_differ = 0
     for g in range(gi.shape[0]):
         p0, p1 = gi[g, C.GI_SCORE], gi[g, C.GI_SCORE + 1]
         b0, b1 = gi[g, C.GI_BRISQUES], gi[g, C.GI_BRISQUES + 1]
-        winner, r0, r1, rubicon, stake = settle(p0, p1, b0, b1, int(bonus))
+        by_points = int(close == "points")
+        winner, r0, r1, rubicon, stake = settle(p0, p1, b0, b1, int(bonus), by_points)
         assert (gi[g, C.GI_WINNER], gi[g, C.GI_ROUNDED], gi[g, C.GI_ROUNDED + 1],
                 gi[g, C.GI_RUBICON], gi[g, C.GI_STAKE]) == (winner, r0, r1, rubicon, stake), g
         assert gi[g, C.GI_DOUBLE] == 0
         rubicons += int(rubicon)
+        forms_differ += settle(p0, p1, b0, b1, int(bonus), 1 - by_points)[0] != winner
     # simple policies rarely reach 1000: nearly every game is a rubicon, a few are drawn
-    assert rubicons > 250 and np.any(gi[:, C.GI_WINNER] == -1)
+    assert rubicons > 250
+    assert np.any(gi[:, C.GI_WINNER] == -1) == (close == "brisques")  # rounded ties: points
+    assert forms_differ > 0           # games where the other close-score form would differ
 
 
 # ---------------------------------------------------------------------------------------------

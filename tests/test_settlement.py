@@ -125,6 +125,70 @@ def test_settle_properties_random(bonus):
             assert stake == 500 + r_win - r_lose
 
 
+# --- close scores (R6.8, option rubicon_close) ----------------------------------------------
+# (points0, points1, brisques0, brisques1) -> (brisques result, points result), bonus 300
+CLOSE_CASES = [
+    # rounded tie, fewer points and more brisques: brisques give it to seat 1, points to seat 0
+    pytest.param((1450, 1420, 100, 140), (1, 1400, 1400, 0, 500), (0, 1400, 1400, 0, 500),
+                 id="rounded-tie-fewer-points-more-brisques"),
+    # the seed's example of the difference: 0 points over 50 on brisques alone
+    pytest.param((50, 0, 0, 120), (1, 0, 0, 1, 1400), (0, 0, 0, 1, 1400),
+                 id="rounded-tie-0-beats-50-on-brisques"),
+    # the loser's brisques still count toward the 1000 that saves him, whoever wins
+    pytest.param((950, 980, 60, 40), (0, 900, 900, 0, 500), (1, 900, 900, 0, 500),
+                 id="rounded-tie-both-saved"),
+    pytest.param((920, 990, 60, 0), (0, 900, 900, 1, 3100), (1, 900, 900, 1, 3100),
+                 id="rounded-tie-rubicon-either-way"),
+    # an exact tie of points: brisques decide in both forms, and a tie on both is a draw
+    pytest.param((1450, 1450, 100, 140), (1, 1400, 1400, 0, 500), (1, 1400, 1400, 0, 500),
+                 id="exact-tie-brisques-decide"),
+    pytest.param((1450, 1450, 120, 120), (-1, 1400, 1400, 0, 0), (-1, 1400, 1400, 0, 0),
+                 id="exact-tie-draw"),
+    # no tie after rounding: the option changes nothing
+    pytest.param((1520, 1480, 0, 200), (0, 1500, 1400, 0, 600), (0, 1500, 1400, 0, 600),
+                 id="no-tie"),
+    pytest.param((2000, 930, 0, 60), (0, 2000, 900, 1, 4200), (0, 2000, 900, 1, 4200),
+                 id="no-tie-rubicon"),
+    # a rounded tie with equal brisques: brisques draw, points decide
+    pytest.param((1499, 1400, 70, 70), (-1, 1400, 1400, 0, 0), (0, 1400, 1400, 0, 500),
+                 id="rounded-tie-equal-brisques"),
+]
+
+
+@pytest.mark.parametrize("args, by_brisques, by_points", CLOSE_CASES)
+def test_settle_close_scores_both_forms(args, by_brisques, by_points):
+    """R6.8: rubicon_close=brisques (default, also the 5-argument call) and =points."""
+    assert tuple(settle(*args, 300)) == by_brisques
+    assert tuple(settle(*args, 300, 0)) == by_brisques
+    assert tuple(settle(*args, 300, 1)) == by_points
+    p0, p1, b0, b1 = args
+    assert tuple(settle(p1, p0, b1, b0, 300, 1)) == _swap(by_points)
+
+
+def test_settle_close_by_points_properties_random():
+    """rubicon_close=points differs from brisques exactly on rounded ties of unequal points,
+    where the higher unrounded total wins; the stake rule is the same."""
+    rng = np.random.default_rng(6_8_2)
+    points = rng.integers(0, 3000, size=(3000, 2))
+    points[::2, 1] = points[::2, 0] // 100 * 100 + rng.integers(0, 100, size=len(points[::2]))
+    brisques = rng.integers(0, 33, size=(3000, 2)) * 10
+    differ = 0
+    for (p0, p1), (b0, b1) in zip(points.tolist(), brisques.tolist(), strict=True):
+        by_b = settle(p0, p1, b0, b1, 300, 0)
+        by_p = settle(p0, p1, b0, b1, 300, 1)
+        tie = p0 // 100 == p1 // 100
+        if not tie or p0 == p1:
+            assert by_p == by_b
+            continue
+        assert by_p[0] == (0 if p0 > p1 else 1)
+        p_lose, b_lose = (p1, b1) if by_p[0] == 0 else (p0, b0)
+        assert by_p[3] == (p_lose + b_lose < 1000)
+        rounded = p0 // 100 * 100                    # both seats' rounded total
+        assert by_p[4] == (rounded + max(rounded, 100) + 300 + 1000 if by_p[3] else 500)
+        differ += by_p[0] != by_b[0]
+    assert differ > 100
+
+
 # --- carte blanche (R6.4) ---------------------------------------------------------------------
 
 

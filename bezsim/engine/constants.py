@@ -1,5 +1,6 @@
 """Every number the kernels share: card geometry, scoring kinds, history bits, state codes,
-params layout and output layout. One table, used everywhere (DESIGN.md, Style)."""
+params layout and output layout. One table, used everywhere: no magic numbers for card ids
+or score kinds in the kernels."""
 
 # --- cards (bezsim.cards holds the text forms) ---------------------------------------------
 ACE, TEN, KING, QUEEN, JACK, NINE, EIGHT, SEVEN = 0, 1, 2, 3, 4, 5, 6, 7
@@ -138,6 +139,8 @@ PR_PARTNERS = 32        # 1: partners sit opposite and share one score (R4.2)
 PR_STAGE2_PAIRS = 33    # 1: stage 2 as two head-to-head endings (R4.2 partnership_stage2=pairs)
 PR_REFORM_DOUBLE = 34   # 1: once a Q and a J of a declared double are played, the pair left on
                         #    the table may make a second double with a third pair (R3)
+PR_FIRST_SEQ_TRUMPS = 35  # 1: a sequence declared while trumps are undecided is in trumps (R6.2)
+PR_CLOSE_BY_POINTS = 36   # 1: rounded totals tied, the unrounded points decide (R6.8 rubicon_close)
 PR_POINTS = 40         # + kind: points of that kind
 PARAMS_SIZE = PR_POINTS + N_KINDS
 

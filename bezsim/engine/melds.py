@@ -11,6 +11,7 @@ from numba import njit
 from bezsim.engine.constants import (
     ACE,
     BEZ_PAIR_BY_TRUMP,
+    CLUBS,
     DIAMONDS,
     DOUBLE_BEZ_ALL_AT_ONCE,
     EV_LOST,
@@ -26,6 +27,7 @@ from bezsim.engine.constants import (
     H_MARRIAGE,
     H_SEQUENCE,
     H_SEVEN,
+    HEARTS,
     JACK,
     K_BEZIQUE,
     K_COMMON_MARRIAGE,
@@ -53,6 +55,7 @@ from bezsim.engine.constants import (
     PR_BEZ_LEVELS,
     PR_BEZ_PAIR,
     PR_DOUBLE_BEZ,
+    PR_FIRST_SEQ_TRUMPS,
     PR_MARR_TO_SEQ,
     PR_NO_SEVEN,
     PR_OPEN_CARDS,
@@ -168,9 +171,10 @@ def code_suit(code):
 
 @njit(error_model="numpy", cache=True, _nrt=False)
 def bezique_faces(params, trump):
-    """(queen face, jack face) of a bezique: Q♠ J♦, or option ``bezique_pair=by_trump``."""
-    if params[PR_BEZ_PAIR] == BEZ_PAIR_BY_TRUMP:
-        return trump * 8 + QUEEN, (3 - trump) * 8 + JACK
+    """(queen face, jack face) of a bezique: Q♠ J♦; with option ``bezique_pair=by_trump``
+    Q♣ J♥ when spades or diamonds are trumps (R9)."""
+    if params[PR_BEZ_PAIR] == BEZ_PAIR_BY_TRUMP and (trump == SPADES or trump == DIAMONDS):
+        return CLUBS * 8 + QUEEN, HEARTS * 8 + JACK
     return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
 
 
@@ -423,9 +427,11 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
             at = cnt + seq_slot(s, trump)
             ok = ((S[at + ACE] > 0) & (S[at + TEN] > 0) & (S[at + KING] > 0)
                   & (S[at + QUEEN] > 0) & (S[at + JACK] > 0))
-            # no sequence in trumps before trumps are fixed (R6.2): the first one is plain
-            kind = K_SEQUENCE if s == trump else K_PLAIN_SEQUENCE
-            suit = 0 if kind == K_SEQUENCE else s     # the trump sequence has no suit code
+            # R6.2: while trumps are undecided a sequence is in trumps (first_sequence=trumps)
+            # or plain (plain); it then carries its suit, the suit it would make trumps
+            in_trumps = (s == trump) | (undecided & (params[PR_FIRST_SEQ_TRUMPS] != 0))
+            kind = K_SEQUENCE if in_trumps else K_PLAIN_SEQUENCE
+            suit = 0 if (in_trumps and not undecided) else s   # a fixed trump suit: no code
             n = _offer_if(S, out, n, ok, kind, suit, params[PR_POINTS + kind])
         n = _offer_if(S, out, n, (S[cnt + CN_BQ_SINGLE] > 0) & (S[cnt + CN_BJ_SINGLE] > 0),
                       K_BEZIQUE, 0, params[PR_POINTS + K_BEZIQUE])
@@ -680,7 +686,8 @@ def score_combination(params, S, seat, code, hand_no, trick, status):
 @njit(error_model="numpy", cache=True, _nrt=False)
 def recode_pending(S, players, trump):
     """Combinations shown "to score" before trumps were fixed take their new kinds: a royal
-    marriage outside trumps becomes common, a plain sequence in trumps the trump sequence."""
+    marriage outside trumps becomes common, a sequence outside trumps plain, a plain sequence
+    in trumps the trump sequence (coded without a suit once trumps are fixed)."""
     for seat in range(players):
         for i in range(S[O_PEND_N + seat]):
             at = _pend_at(seat, i)
@@ -690,6 +697,8 @@ def recode_pending(S, players, trump):
                 S[at] = K_COMMON_MARRIAGE * 4 + suit
             elif kind == K_PLAIN_SEQUENCE and suit == trump:
                 S[at] = K_SEQUENCE * 4
+            elif kind == K_SEQUENCE:            # shown in trumps while undecided (R6.2)
+                S[at] = K_SEQUENCE * 4 if suit == trump else K_PLAIN_SEQUENCE * 4 + suit
 
 
 # --- Rubicon re-forming (R6.6): a combination stays intact until one of its cards is played --

@@ -5,7 +5,9 @@ Readings chosen where the rules leave room:
 - the rubicon test uses the loser's raw total (before rounding) plus his brisques: he is
   rubiconed if that sum is under 1000; brisques only save him, they never enter any score;
 - a rubiconed loser's rounded total counts as 100 if it is under 100 (i.e. if it rounds to 0);
-- totals tied after rounding are decided by brisques (R6.7); tied brisques too give a draw.
+- close scores (option ``rubicon_close``): totals tied after rounding are decided by brisques
+  (``brisques``, the seed's reading, R6.7), so fewer points may win; or by the unrounded points
+  first, brisques breaking only an exact tie (``points``). A tie on both is a draw.
 """
 
 import numpy as np
@@ -13,14 +15,15 @@ from numba import njit
 
 
 @njit(error_model="numpy", cache=True)
-def settle(points0, points1, brisques0, brisques1, brisque_bonus):
+def settle(points0, points1, brisques0, brisques1, brisque_bonus, close_by_points=0):
     """Settle one Rubicon game (R6.8) from each seat's points and brisques.
 
     Returns ``(winner, rounded0, rounded1, rubicon, stake)``, all int64: ``winner`` is the
     winning seat (0 or 1) or -1 for a draw; ``rounded0``/``rounded1`` are the totals rounded
     down to a multiple of 100; ``rubicon`` is 1 if the loser is rubiconed, else 0; ``stake`` is
     what the winner scores for the game (0 for a draw). ``brisque_bonus`` is the option
-    ``rubicon_brisque_bonus`` (300 by default, 320 in some rule books).
+    ``rubicon_brisque_bonus`` (300 by default, 320 in some rule books); ``close_by_points`` is
+    1 for option ``rubicon_close=points``.
 
     Plain win: stake = 500 + (rounded winner - rounded loser). Rubicon (loser's raw total plus
     his brisques under 1000): stake = rounded winner + max(rounded loser, 100) + brisque_bonus
@@ -37,6 +40,10 @@ def settle(points0, points1, brisques0, brisques1, brisque_bonus):
     if r0 > r1:
         winner = np.int64(0)
     elif r1 > r0:
+        winner = np.int64(1)
+    elif close_by_points and p0 > p1:
+        winner = np.int64(0)
+    elif close_by_points and p1 > p0:
         winner = np.int64(1)
     elif b0 > b1:
         winner = np.int64(0)
