@@ -120,7 +120,7 @@ def build(ctx: Context, doc: Document) -> None:
                              signed(_pph(r), "+.2f")])
         margin = ("settlement from A's side (R6.8)" if v == "rubicon"
                   else "A's final score − B's best")
-        doc.section(f"{v} (RULES.md {RULES_SECTION[v]})").add(Table(
+        doc.section(f"{v} (docs/rules.md {RULES_SECTION[v]})").add(Table(
             ["A", "B", "deals × seatings", "A's win rate [95%]", f"margin: {margin} [95%]",
              "points per hand, A − B [95%]"], rows, text_columns=2,
             caption=f"Seed {int(frames[v]['seed'].iloc[0])}. Win rate over games decided "

@@ -1,6 +1,6 @@
 """How often do Polish compound declarations occur (R5.2), and of what size?
 
-A compound declaration scores two or more combinations on one trick won (RULES.md R5.2,
+A compound declaration scores two or more combinations on one trick won (docs/rules.md R5.2,
 E1: 430 points at once). Polish is played by three policies, each on its own seed, so the
 three runs are independent samples and their differences get Newcombe (rates) and Welch
 (means) intervals.

@@ -1,4 +1,4 @@
-"""How much does each rule option (RULES.md R9) change outcomes?
+"""How much does each rule option (docs/rules.md R9) change outcomes?
 
 For every variant, a run with the preset's options and one run per other value of each
 option, all on the same seed: game g of every run starts from the same deal, so the
@@ -131,7 +131,7 @@ def build(ctx: Context, doc: Document) -> None:
                    "values change what is recorded when, or what a game is worth, or a "
                    "situation that never arose in these games, not the points scored.")
     for variant, table, figure in detail:
-        doc.section(f"{variant} (RULES.md {RULES_SECTION[variant]})").add(table, figure)
+        doc.section(f"{variant} (docs/rules.md {RULES_SECTION[variant]})").add(table, figure)
 
 
 STUDY = Study("rule_options", "How much does each rule option change outcomes?", seed=81,

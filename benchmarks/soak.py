@@ -35,7 +35,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The checker is test code on purpose: it re-derives every rule from RULES.md and shares no
+# The checker is test code on purpose: it re-derives every rule from docs/rules.md and shares no
 # code with the engine (tests/test_conformance.py, its docstring), so it is not part of the
 # bezsim package. The soak imports it from tests/.
 sys.path.insert(0, str(ROOT / "tests"))

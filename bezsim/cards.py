@@ -1,4 +1,4 @@
-"""Card ids and their text forms (DESIGN: card = small integer).
+"""Card ids and their text forms: a card is a small integer (docs/rules.md, Notation).
 
 A physical card is ``id = pack * 32 + suit * 8 + rank``; ``id % 32`` is its face.
 Ranks run A, 10, K, Q, J, 9, 8, 7 (rank 0 is the highest, R1.2), suits ♠ ♥ ♦ ♣.

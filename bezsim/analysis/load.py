@@ -25,7 +25,7 @@ from bezsim.io.manifest import MANIFEST_NAME, read_manifest
 from bezsim.io.reader import read_table
 from bezsim.io.schema import TABLE_NAMES
 
-# RULES.md section of each variant, for reports
+# docs/rules.md section of each variant, for reports
 RULES_SECTION = {"ordinary": "R2", "three_handed": "R3", "four_handed": "R4.1",
                  "four_handed_partners": "R4.2", "polish": "R5", "rubicon": "R6"}
 

@@ -1,4 +1,5 @@
-"""The numba engine: integer arrays in, integer arrays out (DESIGN.md).
+"""The numba engine: integer arrays in, integer arrays out. The rules arrive as the params
+array that bezsim.rules builds; outcomes leave as arrays that bezsim.io turns into tables.
 
 Numba's on-disk cache checks only the source file of each compiled function, so a kernel
 cached in game.py would keep stale copies of functions from hand.py or melds.py after those

@@ -1,4 +1,4 @@
-"""Counter-based randomness (DESIGN: randomness is counter-based).
+"""Counter-based randomness: a game's stream depends only on (seed, game), never on threads.
 
 Every stream is xoshiro256** seeded by SplitMix64 from (root seed, game, purpose, index), so
 a game's cards and choices depend only on its own index: the same seed gives the same games

@@ -4,8 +4,8 @@ A policy is written as a *spec*: a name, optionally with parameters, ``greedy`` 
 ``greedy(stage2_win_margin=8)``. Specs are canonical (parameters sorted, defaults dropped,
 numbers written plainly), so the spec string is what runs, tables and manifests record: a run
 stays a pure function of (rules, policy specs, seed, game range). The engine receives one id
-and one float64 parameter row per seat (DESIGN.md: heuristics as data, sweeps need no
-recompile).
+and one float64 parameter row per seat: heuristics are data, so a parameter sweep needs no
+recompile.
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ def position_names(sides: int, partners: bool) -> list[str]:
 def configuration(doc: Document, run: Run) -> None:
     s = doc.section("Configuration")
     defaults = default_options(run.variant)
-    rows = [["variant", f"{run.variant} (RULES.md {RULES_SECTION.get(run.variant, '?')})"],
+    rows = [["variant", f"{run.variant} (docs/rules.md {RULES_SECTION.get(run.variant, '?')})"],
             ["players", f"{run.players}" + (" in two partnerships (seats 0+2, 1+3)"
                                             if run.partners else "")],
             ["policies by seat", ", ".join(f"{i}: {p}" for i, p in enumerate(run.policies))],
