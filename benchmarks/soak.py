@@ -151,31 +151,33 @@ def estimate_seconds(cells: list[Cell], workers: int, done: dict[str, int]) -> f
 # --- one chunk: trace and check its games (runs in the worker processes) -------------------
 
 @cache
-def rules_of(variant: str):
+def rules_of(variant: str, options: tuple[tuple[str, str], ...] = ()):
     from bezsim.rules import Rules
 
-    return Rules.make(variant)
+    return Rules.make(variant, dict(options))
 
 
 def check_chunk(variant: str, policies: tuple[str, ...], seed: int, game_start: int,
-                games: int, tracer: Callable | None = None) -> dict:
+                games: int, tracer: Callable | None = None,
+                options: tuple[tuple[str, str], ...] = ()) -> dict:
     """Trace and check games ``game_start ..``, then replay = batch; a Violation or any other
     exception in a game is a violation of that game (with its reproduction) and the chunk goes
     on. ``tracer`` (default ``trace_one``) is the seam the tests use to feed the checker a
-    broken trace."""
+    broken trace; ``options`` are rule options over the preset, as (name, value) pairs."""
     from test_conformance import Game, Violation
 
     from bezsim.engine import constants as C
     from bezsim.engine.api import trace_one
 
     tracer = tracer or trace_one
-    rules = rules_of(variant)
+    rules = rules_of(variant, tuple(sorted(options)))
     start, cpu = time.perf_counter(), time.process_time()
     hands, violations, traced = 0, [], {}
 
     def violation(game: int, exc: BaseException) -> None:
         violations.append({"variant": variant, "policies": list(policies), "seed": seed,
-                           "game": game, "message": f"{type(exc).__name__}: {exc}"[:2000]})
+                           "game": game, "message": f"{type(exc).__name__}: {exc}"[:2000]}
+                          | ({"options": dict(options)} if options else {}))
 
     collecting = gc.isenabled()
     gc.disable()    # the checker makes no reference cycles; the collector's passes over the

@@ -79,6 +79,36 @@ def test_chunk_counts_a_broken_trace_and_goes_on(tamper, message):
     assert violation["message"].startswith("Violation: ") and message in violation["message"]
 
 
+def _sequence_scored_plain(rows):
+    """The first sequence in trumps (250) of the trace rewritten as a plain one (150)."""
+    i = next(i for i, r in enumerate(rows) if r[0] == C.TR_EVENT and r[4] == C.K_SEQUENCE)
+    for r in rows[i - 5:i]:                      # its five declared cards, then the event
+        assert r[0] == C.TR_DECLARED_CARD
+        r[5] = C.K_PLAIN_SEQUENCE
+    rows[i][4:8] = [C.K_PLAIN_SEQUENCE, rows[i][5], rows[i - 1][4] // 8 % 4 + 1, 150]
+    return rows
+
+
+def test_chunk_with_options_checks_those_rules():
+    """Rule options reach the checker (benchmarks/check_options.py): seed 1 game 6 (greedy)
+    opens with a sequence, in trumps by default; traced as plain 150, that is a violation
+    under the default and a clean game under first_sequence=plain."""
+    greedy = ("greedy", "greedy")
+    plain = (("first_sequence", "plain"),)
+    assert soak.check_chunk("rubicon", greedy, 1, 6, 1)["violations"] == []
+    assert soak.check_chunk("rubicon", greedy, 1, 6, 1, options=plain)["violations"] == []
+    broken = soak.check_chunk("rubicon", greedy, 1, 6, 1,
+                              tracer=_tampering(6, _sequence_scored_plain))
+    [violation] = broken["violations"]
+    assert "R6.2" in violation["message"] and "options" not in violation
+    first = [r for r in trace_one(Rules.make("rubicon", dict(plain)), list(greedy), 1, 6)[1]
+             .tolist() if r[0] == C.TR_EVENT and r[4] in (C.K_SEQUENCE, C.K_PLAIN_SEQUENCE)]
+    assert first[0][4] == C.K_PLAIN_SEQUENCE and first[0][7] == 150
+    failing = soak.check_chunk("rubicon", greedy, 1, 6, 1, options=plain,
+                               tracer=lambda *a: (_ for _ in ()).throw(RuntimeError("x")))
+    assert failing["violations"][0]["options"] == {"first_sequence": "plain"}
+
+
 def test_chunk_counts_an_exception_as_a_violation():
     def failing(rules, policies, seed, game):
         if game == 1:
