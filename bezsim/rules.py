@@ -48,6 +48,9 @@ _RUBICON_OPTIONS = ("rubicon_reuse", "carte_blanche_repeats", "rubicon_brisque_b
                     "first_sequence", "rubicon_close")
 
 _PLANNED_VARIANTS = ("chinese",)
+# why a preset fixes an option, where its fixed value would not say it
+_FIXED_WHY = {("rubicon", "target"): "a Rubicon game is one hand, settled by docs/rules.md "
+                                     "R6.8"}
 
 _ORDINARY_DEFAULTS = {name: values[0] for name, values in _CHOICES.items()
                       if name not in _RUBICON_OPTIONS
@@ -162,8 +165,9 @@ def _resolve(variant: str, options: Any) -> dict[str, Any]:
             raise RulesError(f"option {name} applies to {_OTHER_VARIANT_OPTIONS[name]} "
                              f"bézique, not to variant {variant!r}")
         if name in preset["fixed"]:
-            raise RulesError(f"option {name} does not apply to variant {variant!r} "
-                             f"(fixed at {preset['fixed'][name]} by its rules)")
+            why = _FIXED_WHY.get((variant, name), f"fixed at {preset['fixed'][name]} by its "
+                                                  f"rules")
+            raise RulesError(f"option {name} does not apply to variant {variant!r} ({why})")
         if name not in merged:
             raise RulesError(f"unknown option {name!r} (options of {variant}: "
                              f"{', '.join(sorted(merged))})")

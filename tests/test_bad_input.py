@@ -182,7 +182,8 @@ SIMULATE = [
     (["--variant", "polish", "--option", "brisques_when=when_won"],
      "option brisques_when does not apply to variant 'polish'"),
     (["--variant", "rubicon", "--option", "target=1000"],
-     "option target does not apply to variant 'rubicon'"),
+     "option target does not apply to variant 'rubicon' (a Rubicon game is one hand, settled "
+     "by docs/rules.md R6.8)"),
     (["--policies", "clever"], "unknown policy 'clever'"),
     (["--policies", "random,random,greedy"], "3 policies given for 2 seats"),
     (["--variant", "three_handed", "--policies", "random,greedy"],
