@@ -126,6 +126,18 @@ class Table:
         after = self.S[st.O_HIST:st.O_HIST + st.N_MAX]
         return sorted(name(c) for c in np.nonzero(after != before)[0])
 
+    def declare(self, kind: int, suit: str | None = None) -> None:
+        """Seat 0 scores a combination on a win as bezsim.engine.hand's declaring does (one
+        shown earlier is taken off the to-score list and scores 'shown earlier'), then shows
+        the rest to score; the next call is a later win."""
+        code = self.code(kind, suit)
+        i = pending_index(self.S, 0, code)
+        if i >= 0:
+            pending_remove(self.S, 0, i)
+        self.score(kind, suit, status=C.EV_SCORED_PENDING if i >= 0 else C.EV_SCORED)
+        pending_announce(self.params, self.S, 0, st.O_ACTS, 0, self.trick)
+        self.trick += 1
+
     def play(self, text: str, seat: int = 0) -> None:
         """Seat plays a card of its hand to a trick (the trick itself is not finished)."""
         self.trick += 1
@@ -382,19 +394,6 @@ def test_r9_first_sequence_plain_scores_150_and_still_fixes_trumps():
             ("common_marriage", "♥", 20), ("plain_sequence", "♥", 150)]
 
 
-def _shown_then(t: Table, steps: list[tuple]) -> None:
-    """Score each (kind, suit) in turn as declare_phase does (a shown one is taken off the
-    to-score list and scores 'shown earlier'), then show the rest to score."""
-    for kind, suit in steps:
-        code = t.code(kind, suit)
-        i = pending_index(t.S, 0, code)
-        if i >= 0:
-            pending_remove(t.S, 0, i)
-        t.score(kind, suit, status=C.EV_SCORED_PENDING if i >= 0 else C.EV_SCORED)
-        pending_announce(t.params, t.S, 0, st.O_ACTS, 0, t.trick)
-        t.trick += 1
-
-
 def _to_score(t: Table) -> list[tuple]:
     """(kind, suit) of every combination seat 0 has shown to score."""
     out = []
@@ -410,25 +409,25 @@ def test_r6_2_sequence_shown_before_trumps_takes_the_worth_trumps_give_it():
     suit's marriage does, the sequence in trumps (250)."""
     hand = ["Q♠", "J♦", "A♥", "10♥", "K♥", "Q♥", "J♥", "K♣", "Q♣"]
     t = Table(declare_pos(hand))
-    _shown_then(t, [(C.K_BEZIQUE, None)])
+    t.declare(C.K_BEZIQUE)
     assert t.trumps == C.NO_TRUMP
     assert _to_score(t) == [("royal_marriage", "♣"), ("royal_marriage", "♥"),
                             ("sequence", "♥")]
-    _shown_then(t, [(C.K_ROYAL_MARRIAGE, "♣")])         # ♣ trumps
+    t.declare(C.K_ROYAL_MARRIAGE, "♣")         # ♣ trumps
     assert t.trumps == cards.CLUBS
     assert _to_score(t) == [("common_marriage", "♥"), ("plain_sequence", "♥")]
-    _shown_then(t, [(C.K_PLAIN_SEQUENCE, "♥")])
+    t.declare(C.K_PLAIN_SEQUENCE, "♥")
     assert t.events() == [(10, 0, "bezique", "scored", 40),
                           (11, 0, "royal_marriage", "scored_pending", 40),
                           (12, 0, "plain_sequence", "scored_pending", 150)]
     # its own suit fixed: K♥#1 Q♥#1 marry, and the shown ♥ sequence is the trump sequence
     t = Table(declare_pos(["Q♠", "J♦", "A♥", "10♥", "K♥", "Q♥", "J♥", "K♥#1", "Q♥#1"]))
-    _shown_then(t, [(C.K_BEZIQUE, None)])
+    t.declare(C.K_BEZIQUE)
     assert _to_score(t) == [("royal_marriage", "♥"), ("sequence", "♥")]
-    _shown_then(t, [(C.K_ROYAL_MARRIAGE, "♥")])
+    t.declare(C.K_ROYAL_MARRIAGE, "♥")
     assert t.trumps == cards.HEARTS
     assert _to_score(t) == [("royal_marriage", "♥"), ("sequence", "")]   # K♥#1 Q♥#1 too
-    _shown_then(t, [(C.K_SEQUENCE, None)])
+    t.declare(C.K_SEQUENCE)
     assert t.events()[-1] == (12, 0, "sequence", "scored_pending", 250)
 
 
@@ -1047,22 +1046,11 @@ def test_r1_10_to_score_marriage_survives_trumps_being_fixed():
     trumps are undecided; it then scores K♣ Q♣ (trumps ♣) and next K♦ Q♦ (now 20). Nothing
     was lost: no 'lost' event may follow when K♦ is played later."""
     t = Table(declare_pos(["Q♠", "J♦", "K♦", "Q♦", "K♣", "Q♣", "9♥"]))
-
-    def declare(kind, suit=None):
-        # as bezsim.engine.hand.declare_phase does: a pending one is taken off the list
-        code = t.code(kind, suit)
-        i = pending_index(t.S, 0, code)
-        if i >= 0:
-            pending_remove(t.S, 0, i)
-        t.score(kind, suit, status=C.EV_SCORED_PENDING if i >= 0 else C.EV_SCORED)
-        pending_announce(t.params, t.S, 0, st.O_ACTS, 0, t.trick)
-        t.trick += 1
-
-    declare(C.K_BEZIQUE)
-    declare(C.K_ROYAL_MARRIAGE, "♣")
+    t.declare(C.K_BEZIQUE)
+    t.declare(C.K_ROYAL_MARRIAGE, "♣")
     assert t.trumps == cards.CLUBS
     assert t.offered() == [("common_marriage", "♦", 20)]
-    declare(C.K_COMMON_MARRIAGE, "♦")
+    t.declare(C.K_COMMON_MARRIAGE, "♦")
     t.play("K♦")
     statuses = [(kind, status) for _, _, kind, status, _ in t.events()]
     assert statuses == [("bezique", "scored"), ("royal_marriage", "scored_pending"),
