@@ -395,6 +395,85 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
         click.echo(f"\nwritten: {os.path.join(out, tour.PARQUET_NAME)} and {tour.JSON_NAME}")
 
 
+@cli.command()
+@click.option("--variant", default="ordinary", show_default=True,
+              help="Bézique variant: ordinary, three_handed, four_handed, "
+                   "four_handed_partners, polish, rubicon.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="Rule option (repeatable); `bezsim options` lists them.")
+@click.option("--policy", default="expert", show_default=True,
+              help="The policy to tune, optionally with starting values: "
+                   "expert(cash=0.8), or @file.json from an earlier tuning.")
+@click.option("--against", default="heuristic", show_default=True, metavar="P1[,P2...]",
+              help="The fixed opponents; the fitness is the mean result against them.")
+@click.option("--params", "param_names", default=None, metavar="NAME[,NAME...]",
+              help="The parameters to tune [default: all of the policy's].")
+@click.option("--deals", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Duplicate deals per opponent and candidate (each played in every "
+                   "seating).")
+@click.option("--generations", type=click.IntRange(min=1), default=20, show_default=True,
+              help="CMA-ES generations.")
+@click.option("--popsize", type=click.IntRange(min=2), default=8, show_default=True,
+              help="Candidates per generation.")
+@click.option("--sigma", type=click.FloatRange(0, 10, min_open=True), default=0.5,
+              show_default=True, help="Initial step, in units of each parameter's step.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+              help="Seed of the deals and of the optimiser; without it one is drawn and "
+                   "printed.")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Engine threads (default: all cores).")
+@click.option("--out", type=click.Path(file_okay=False), default=None, callback=_not_empty,
+              help="Output directory [default: data/runs/tune-<variant>-<policy>-<seed>]; "
+                   "rerun with the same settings to resume.")
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
+         param_names: str | None, deals: int, generations: int, popsize: int, sigma: float,
+         seed: int | None, threads: int | None, out: str | None, no_progress: bool) -> None:
+    """Tune a policy's parameters with CMA-ES on duplicate deals; writes best.json, a
+    parameters file for --policies @best.json."""
+    from bezsim import tune as tuning
+    from bezsim.engine.api import check_threads
+    from bezsim.policies.registry import parse_spec, split_specs
+
+    rules = _make_rules(variant, options)
+    start = _start_spec(policy)
+    info, _ = parse_spec(start)
+    drawn = seed is None
+    if drawn:
+        seed = secrets.randbits(63)
+    names = tuple(n.strip() for n in (param_names or "").split(",") if n.strip())
+    setup = tuning.TuneSetup(rules.variant, tuple(options), start,
+                             tuple(split_specs(against)), deals, seed, generations, popsize,
+                             float(sigma), names or tuple(p.name for p in info.params))
+    tuning.check_setup(setup)
+    if threads is not None:
+        check_threads(threads)
+    out = out or os.path.join("data", "runs", f"tune-{rules.variant}-{info.name}-{seed}")
+    if drawn:
+        click.echo(f"seed: {seed}", err=True)
+    command = "bezsim tune " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    try:
+        state = tuning.tune(setup, out, threads=threads, progress=not no_progress,
+                            command=command)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted; finished generations are kept in {out} — resume "
+                          "by running the same command again") from None
+    what = "settlement per deal" if state["best"]["one_hand"] else "win rate"
+    click.echo(f"{what}: {state['start']['fitness']:.4f} at the start, "
+               f"{state['best']['fitness']:.4f} best after {state['generation']} generations")
+    click.echo(f"best: {state['best']['spec']}")
+    click.echo(f"written: {os.path.join(out, tuning.BEST)} (use it as --policies "
+               f"@{os.path.join(out, tuning.BEST)})")
+
+
+def _start_spec(policy: str) -> str:
+    """The tuned policy's starting point as a spec (a parameters file is read now)."""
+    from bezsim.policies.registry import canonical, parse_spec
+
+    info, values = parse_spec(policy)
+    return canonical(info, values)
+
+
 @cli.command("options")
 @click.option("--variant", default="ordinary", show_default=True, help="Bézique variant.")
 def options_command(variant: str) -> None:

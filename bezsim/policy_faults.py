@@ -150,7 +150,8 @@ def _replay_seat(rules, specs: list[str], seed: int, game: int,
     ev = np.zeros((1, api.EVENTS_PER_HAND * hand_cap), np.int64)
     caught: list[BaseException] = []
     with callback_exceptions(caught):
-        run_batch(params, policy_ids(specs), policy_params(specs), function_slots(functions),
+        run_batch(params, policy_ids(specs), policy_params(specs, rules.variant),
+                  function_slots(functions),
                   np.uint64(seed), game, hs, hi, gi, ev)
     return (caught[0] if caught else None), bool(gi[0, C.GI_OVERFLOW] == FAULT_POLICY)
 

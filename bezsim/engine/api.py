@@ -91,7 +91,7 @@ def _remember(params: np.ndarray, gi: np.ndarray) -> None:
                   max(events, int(gi[:, C.GI_N_EVENTS].max())))
 
 
-def _policy_arrays(policies: list[str], players: int):
+def _policy_arrays(policies: list[str], players: int, variant: str):
     from bezsim.policies.registry import (
         parse_policies,
         policy_functions,
@@ -100,7 +100,7 @@ def _policy_arrays(policies: list[str], players: int):
     )
 
     specs = parse_policies(policies, players)      # it refuses what is not names
-    return specs, policy_ids(specs), policy_params(specs), policy_functions(specs)
+    return specs, policy_ids(specs), policy_params(specs, variant), policy_functions(specs)
 
 
 def _alloc(n: int, hand_cap: int, players: int, event_cap: int):
@@ -164,7 +164,7 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
     params = rules.params()
     players = int(params[C.PR_PLAYERS])
     hand_cap = int(params[C.PR_HAND_CAP])
-    specs, pol_ids, pol_params, fns = _policy_arrays(policies, players)
+    specs, pol_ids, pol_params, fns = _policy_arrays(policies, players, rules.variant)
     hands, events = _capacities(params, hand_cap)
     hs, hi, gi, ev = _alloc(n_games, hands, players, events)
     seed_u = np.uint64(seed)
@@ -231,7 +231,7 @@ def trace_one(rules, policies: list[str], seed: int, game: int):
     params = rules.params()
     players = int(params[C.PR_PLAYERS])
     hand_cap = int(params[C.PR_HAND_CAP])
-    specs, pol_ids, pol_params, fns = _policy_arrays(policies, players)
+    specs, pol_ids, pol_params, fns = _policy_arrays(policies, players, rules.variant)
     cap = 4096
     while True:
         hs, hi, gi, ev = _alloc(1, hand_cap, players, cap // 8)

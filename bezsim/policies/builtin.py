@@ -52,11 +52,13 @@ from bezsim.engine.rng import below
 from bezsim.engine.state import O_ACTS, O_DECISION, O_N_ACTS, O_SC, O_TRICK
 from bezsim.engine.tricks import beats, winning_index
 from bezsim.policies.common import best_declaration, trick_brisques
+from bezsim.policies.expert import expert_policy
 from bezsim.policies.heuristic import heuristic_policy
 
 RANDOM = 0
 GREEDY = 1
 HEURISTIC = 2
+EXPERT = 3
 FIRST_ACTION = 100   # scripted, for positions: always the first offered action
 LAST_ACTION = 101    # scripted, for positions: always the last one (declining)
 # greedy's parameter defaults (stage-1 and stage-2 win margins; names in the registry)
@@ -133,5 +135,7 @@ def choose(policy_id, S, seat, params, rng):
         return random_policy(S, seat, params[seat], rng)
     if policy_id == HEURISTIC:
         return heuristic_policy(S, seat, params[seat], rng)
+    if policy_id == EXPERT:
+        return expert_policy(S, seat, params[seat], rng)
     return 0 if policy_id == FIRST_ACTION else S[O_N_ACTS] - 1
 

@@ -10,16 +10,20 @@ recompile.
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
 
 import numpy as np
 
 from bezsim.engine.external import EXTERNAL
 from bezsim.errors import BezsimError
-from bezsim.policies.builtin import GREEDY, GREEDY_DEFAULTS, HEURISTIC, RANDOM
+from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, RANDOM
+from bezsim.policies.expert import BASE_WEIGHTS
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS
 
 N_POLICY_PARAMS = 16      # width of each seat's parameter row the kernels receive
@@ -60,6 +64,9 @@ class PolicyInfo:
     summary: str
     params: tuple[Param, ...] = ()
     function: Callable[[], object] | None = None   # external policies: compiles their kernel
+    # True: the parameters' defaults depend on the variant (tuned per preset, as data in
+    # bezsim/policies/expert_defaults.json); a value the user gives is then always kept
+    by_variant: bool = False
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -99,6 +106,37 @@ BUILTINS: dict[str, PolicyInfo] = {
                                          "much more than the cheapest loser"),
          Param("stage2_lead", _W[8], "stage 2: lead a sure winner worth at least this"))),
 }
+_E = BASE_WEIGHTS
+# parameter order = the E_* layout of bezsim/policies/expert.py
+BUILTINS["expert"] = PolicyInfo(
+    "expert", EXPERT,
+    "values every card and declaration in points: combinations by the chance of completing "
+    "them from the unseen cards, tricks by their brisques and the declaration they allow or "
+    "deny; declarations by what they leave possible (R1.9, R6.6); defaults tuned per preset",
+    (Param("combo", _E[0], "scale on the chance-weighted combination points a kept card "
+                           "holds", 0, 10),
+     Param("cash", _E[1], "chance a complete combination in hand is still scored", 0, 1),
+     Param("brisque", _E[2], "worth of holding an ace or ten, as a share of its brisque "
+                             "points", 0, 10),
+     Param("trump", _E[3], "stage 1: points a trump is worth kept", 0, 100),
+     Param("ace", _E[4], "stage 1: points a plain ace is worth kept", 0, 100),
+     Param("declare_win", _E[5], "share of the best ready declaration that winning a trick "
+                                 "is worth", 0, 10),
+     Param("deny", _E[6], "share of an opponent's best 'to score' that beating him is worth",
+           0, 10),
+     Param("defer", _E[7], "stock tricks left at which a combination kept 'to score' is "
+                           "surely scored", 0.5, 60),
+     Param("overtake", _E[8], "chance a beatable winning card holds, per seat still to play",
+           0, 1),
+     Param("lead_risk", _E[9], "share of a led brisque's points expected lost", 0, 2),
+     Param("opp_declare", _E[10], "points an opponent is expected to declare on a win, "
+                                  "unshown", 0, 500),
+     Param("rubicon_brisque", _E[11], "Rubicon: points a brisque is worth to the settlement",
+           0, 100),
+     Param("trump_suit", _E[12], "Rubicon: weight of the sequence chance when a marriage "
+                                 "fixes trumps", 0, 10),
+     Param("rank", _E[13], "tie-break: points per rank step", 0, 10)),
+    by_variant=True)
 
 
 def _search_function():
@@ -161,6 +199,10 @@ def parse_spec(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
     """``name(param=value, ...)`` -> (policy, non-default parameter values)."""
     if not isinstance(spec, str):
         raise PolicyError(f"a policy must be a name like 'greedy', got {spec!r}")
+    if spec.strip().startswith("@"):       # a parameters file written by bezsim tune
+        from bezsim.tune import read_params_file
+
+        return parse_spec(read_params_file(spec.strip()[1:]))
     if not _balanced(spec):
         raise PolicyError(f"policy {spec!r} has unbalanced parentheses")
     m = _SPEC.match(spec)
@@ -191,7 +233,7 @@ def parse_spec(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
         if not np.isfinite(value):
             raise PolicyError(f"policy parameter {key.strip()} must be finite, got {text!r}")
         param.check(value)
-        if value != param.default:
+        if value != param.default or info.by_variant:
             values[param.name] = value
     return info, values
 
@@ -281,15 +323,30 @@ def policy_functions(specs: list[str]) -> tuple | None:
                            for info in infos])
 
 
-def policy_params(specs: list[str]) -> np.ndarray:
-    """One float64 row per seat: the policy's parameters in declared order (defaults filled),
-    zero-padded to N_POLICY_PARAMS."""
+def policy_params(specs: list[str], variant: str | None = None) -> np.ndarray:
+    """One float64 row per seat: the policy's parameters in declared order (defaults filled:
+    a by-variant policy's from its tuned set for ``variant``), zero-padded to
+    N_POLICY_PARAMS."""
     rows = np.zeros((len(specs), N_POLICY_PARAMS), dtype=np.float64)
     for seat, spec in enumerate(specs):
         info, values = parse_spec(spec)
+        defaults = tuned_defaults(info.name, variant) if info.by_variant else {}
         for i, p in enumerate(info.params):
-            rows[seat, i] = values.get(p.name, p.default)
+            rows[seat, i] = values.get(p.name, defaults.get(p.name, p.default))
     return rows
+
+
+def tuned_defaults(policy: str, variant: str | None) -> dict[str, float]:
+    """The shipped tuned parameters of ``policy`` for a variant preset (empty when none)."""
+    if variant is None:
+        return {}
+    return dict(_tuned_table().get(policy, {}).get(variant, {}).get("params", {}))
+
+
+@functools.cache
+def _tuned_table() -> dict:
+    text = resources.files("bezsim.policies").joinpath("tuned_defaults.json").read_text("utf-8")
+    return json.loads(text)
 
 
 def describe() -> str:
