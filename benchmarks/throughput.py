@@ -2,7 +2,7 @@
 path (Parquet included), and the ratio to the same engine run as plain Python.
 
     python benchmarks/throughput.py [--hands 350000] [--simulate-hands 2000000]
-        [--python-games 20]
+        [--python-games 20] [--policies random,greedy] [--skip-simulate]
         [--variants ordinary,three_handed,four_handed,four_handed_partners,polish,rubicon]
 
 Prints one JSON line per case. "per core" divides by the threads used; the engine cases on
@@ -86,6 +86,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--variants", default="ordinary,three_handed,four_handed,"
                                                "four_handed_partners,polish,rubicon")
+    parser.add_argument("--policies", default="random,greedy",
+                        help="self-play cases per variant, e.g. expert or heuristic,expert")
+    parser.add_argument("--skip-simulate", action="store_true",
+                        help="only the engine and plain-Python cases")
     args = parser.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
 
@@ -97,7 +101,7 @@ def main() -> None:
         rules = Rules.make(variant)
         pilot = run_games(rules, ["random"], 1, 0, 500)
         games = max(1, round(args.hands * 500 / int(pilot.game_info[:, C.GI_HANDS].sum())))
-        for policy in ("random", "greedy"):
+        for policy in args.policies.split(","):
             policies = [policy] * rules.players
             name = f"{variant}_{policy}_vs_{policy}"
             py_hands, py_seconds = pure_python(variant, policies, args.python_games)
@@ -109,6 +113,8 @@ def main() -> None:
                      ratio_to_pure_python=round(hands / seconds / threads / py_rate))
             emit(f"pure_python_{name}", py_hands, py_seconds, 1)
 
+        if args.skip_simulate:
+            continue
         sim_games = max(1, round(args.simulate_hands * 500
                                  / int(pilot.game_info[:, C.GI_HANDS].sum())))
         policies = ["random"] * rules.players

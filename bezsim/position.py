@@ -530,7 +530,34 @@ def build_state(pos: Position, event_cap: int = 0, trace_cap: int = 0) -> np.nda
     recount_hands(pos.rules.params(), S)
     for seat in range(len(pos.open)):
         recount_open(S, seat)
+    st.load_rules(S, pos.rules.params())
+    _fill_knowledge(pos, S)
     return S
+
+
+def _fill_knowledge(pos: Position, S: np.ndarray) -> None:
+    """Each seat's knowledge row (what a policy reads): its own cards, what lies face up
+    (declared cards, open cards, the turn-up, the trick) and what has been played; every
+    other card is unseen."""
+    from bezsim.engine import state as st
+
+    players = pos.rules.players
+    for seat in range(players):
+        row = st.O_SEEN + seat * st.N_MAX
+        for other in range(players):
+            for card in pos.hands[other]:
+                if other == seat:
+                    S[row + card] = C.V_MINE_SHOWN if card in pos.shown[other] else C.V_MINE
+                elif card in pos.shown[other]:
+                    S[row + card] = C.V_SHOWN + other
+            for card in pos.open[other]:
+                S[row + card] = C.V_OPEN + other
+        for card in list(pos.played) + list(pos.won_trick):
+            S[row + card] = C.V_PLAYED
+        for card in pos.current_trick:
+            S[row + card] = C.V_TRICK
+        if pos.turnup != C.NO_CARD:
+            S[row + pos.turnup] = C.V_TURNUP
 
 
 def legal_plays(pos: Position) -> list[int]:

@@ -158,14 +158,20 @@ def _load(out: Path, setup: TuneSetup) -> dict[str, Any] | None:
     except Exception as exc:             # a damaged checkpoint: say so, do not guess
         raise TuneError(f"{path} cannot be read ({exc.__class__.__name__}); remove it to "
                         "start the tuning again") from None
-    if state.get("setup") != asdict(setup):
+    if _identity(state.get("setup", {})) != _identity(asdict(setup)):
         raise TuneError(f"{out} holds a tuning run with other settings; give another --out "
-                        "or the same settings to resume it")
+                        "or the same settings to resume it (more generations may be asked)")
     return state
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
     write_atomically(path, lambda handle: handle.write(data))
+
+
+def _identity(setup: dict[str, Any]) -> dict[str, Any]:
+    """What a resume must match: everything but the number of generations, which a rerun
+    may raise to go on."""
+    return {k: v for k, v in setup.items() if k != "generations"}
 
 
 def _save(out: Path, state: dict[str, Any]) -> None:
@@ -188,7 +194,10 @@ def tune(setup: TuneSetup, out: str | Path, threads: int | None = None,
          on_generation: Callable[[int, float], None] | None = None) -> dict[str, Any]:
     """Run (or resume) a tuning; returns the state with ``best`` = {spec, values, fitness}
     and ``history`` = one (generation, best fitness so far, mean fitness) per generation."""
-    import cma
+    try:
+        import cma
+    except ImportError:
+        raise TuneError("bezsim tune needs the cma package: pip install 'bezsim[tune]'") from None
     from tqdm import tqdm
 
     if not setup.params:

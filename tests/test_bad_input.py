@@ -374,6 +374,24 @@ TOURNAMENT = [
     (["--policies", "random,greedy", "--json=yes"], "Option '--json' does not take a value"),
 ]
 
+TUNE = [
+    (["--variant", "x"], "unknown variant 'x'"),
+    (["--option", "target=0"], "option target=0 is out of range"),
+    (["--policy", "nobody"], "unknown policy 'nobody'"),
+    (["--policy", "random"], "policy 'random' has no parameters to tune"),
+    (["--policy", "@{file}"], "is not readable JSON"),
+    (["--against", "nobody"], "unknown policy 'nobody'"),
+    (["--params", "cash,bogus"], "policy 'expert' has no parameter 'bogus'"),
+    (["--deals", "0"], "Invalid value for '--deals': 0"),
+    (["--generations", "0"], "Invalid value for '--generations': 0"),
+    (["--popsize", "1"], "Invalid value for '--popsize': 1"),
+    (["--sigma", "0"], "Invalid value for '--sigma': 0"),
+    (["--seed", "-1"], "Invalid value for '--seed': -1"),
+    (["--threads", "99"], "threads must be between 1 and"),
+    (["--out", ""], "Invalid value for '--out': must not be empty"),
+    (["--no-progress=1"], "Option '--no-progress' does not take a value"),
+]
+
 TOP_LEVEL = [
     (["frobnicate"], "No such command 'frobnicate'"),
     (["-x"], "No such option '-x'"),
@@ -390,6 +408,7 @@ CATALOGUE = ([(["simulate", *a], m) for a, m in SIMULATE]
              + [(["rubicon", *a], m) for a, m in RUBICON]
              + [(["seats", *a], m) for a, m in SEATS]
              + [(["tournament", *a], m) for a, m in TOURNAMENT]
+             + [(["tune", *a], m) for a, m in TUNE]
              + TOP_LEVEL)
 
 

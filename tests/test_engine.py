@@ -288,7 +288,7 @@ def _play_in(S, rules, policies, seed, game):
 
     params = rules.params()
     players = int(params[C.PR_PLAYERS])
-    _, ids, pol_params, fns = api._policy_arrays(policies, players)
+    _, ids, pol_params, fns = api._policy_arrays(policies, players, rules.variant)
     hs, hi, gi, ev = api._alloc(1, int(params[C.PR_HAND_CAP]), players, 4096)
     reset_game(S)
     play_game(params, ids, pol_params, fns, np.uint64(seed), game, hs[0], hi[0], gi[0], ev[0],

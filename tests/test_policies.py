@@ -134,7 +134,7 @@ def test_policy_params_reach_the_engine():
     from bezsim.policies.registry import policy_params
 
     rows = policy_params(["greedy(stage2_win_margin=8)", "random"])
-    assert rows.shape == (2, 16) and rows[0, :2].tolist() == [3.0, 8.0] and not rows[1].any()
+    assert rows.shape == (2, 48) and rows[0, :2].tolist() == [3.0, 8.0] and not rows[1].any()
     rules = Rules.make("ordinary")
     base = run_games(rules, ["greedy", "greedy"], 4, 0, 200)
     same = run_games(rules, ["greedy(stage1_win_margin=3)", "greedy"], 4, 0, 200)

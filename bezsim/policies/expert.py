@@ -35,6 +35,7 @@ from bezsim.engine.constants import (
     D_PLAY,
     DIAMONDS,
     DOUBLE_BEZ_ADD_PAIR,
+    H_BEZ1,
     H_BEZ2,
     H_BEZ3,
     H_BEZ4,
@@ -48,6 +49,7 @@ from bezsim.engine.constants import (
     JACK,
     K_BEZIQUE,
     K_COMMON_MARRIAGE,
+    K_DOUBLE_BEZIQUE,
     K_FOUR_ACES,
     K_FOUR_JACKS,
     K_FOUR_KINGS,
@@ -87,6 +89,7 @@ from bezsim.engine.constants import (
     TEN,
     V_MINE,
     V_MINE_SHOWN,
+    V_OPEN,
     V_UNSEEN,
 )
 from bezsim.engine.state import (
@@ -122,10 +125,14 @@ E_OPP_DECL = 10      # points an opponent is expected to declare when he wins, u
 E_RUB_BRISQUE = 11   # Rubicon: points a brisque is worth to the settlement (R6.8)
 E_TRUMP_SUIT = 12    # Rubicon: weight of the sequence chance when a marriage fixes trumps
 E_RANK = 13          # tie-break: points per rank step (a seven cheaper than a nine)
-N_EXPERT = 14
+E_OPEN_POT = 14      # Polish: share of a partial combination's points an open card brings
+E_SHARE = 15         # weight of a card's equal share of each combination it may complete
+E_LATER = 16         # chance that a combination left "to score" still scores, stock long
+N_EXPERT = 17
 # untuned starting values, in that order (bezsim/policies/expert_defaults holds the tuned
 # set per preset; the registry reads it)
-BASE_WEIGHTS = (1.0, 0.85, 0.5, 6.0, 4.0, 0.6, 0.5, 6.0, 0.55, 0.7, 12.0, 2.0, 1.0, 0.5)
+BASE_WEIGHTS = (1.0, 0.85, 0.5, 6.0, 4.0, 0.6, 0.5, 6.0, 0.55, 0.7, 12.0, 2.0, 1.0, 0.5,
+                0.3, 0.0, 0.9)
 
 _NIB = 4
 KEEP_ALL = 0
@@ -147,6 +154,11 @@ def _bit(f):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def undecided_of(trump):
+    return trump == NO_TRUMP
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def _at_least(m, u, p):
     """Chance of at least ``m`` of ``u`` unseen copies coming to us, each with chance ``p``."""
     if m <= 0:
@@ -154,7 +166,12 @@ def _at_least(m, u, p):
     if m > u:
         return 0.0
     q = 1.0 - p
-    term = q ** u                      # P(none)
+    if u <= 4:                         # P(none); most counts are small
+        term = 1.0
+        for _ in range(u):
+            term *= q
+    else:
+        term = q ** u
     if m == 1:
         return 1.0 - term
     below = term
@@ -163,6 +180,48 @@ def _at_least(m, u, p):
         term *= (u - k) / (k + 1) * r
         below += term
     return max(0.0, 1.0 - below)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _scan16(S, row, first, rubicon, any_class, m2s):
+    """Counts over 16 consecutive card ids (one packed word's faces): mine, free to marry,
+    to make a sequence, a higher bezique, a four; never ours; unseen. Without branches on
+    the cards (which are random): a mispredicted branch per card cost more than the test."""
+    mine = 0
+    mar = 0
+    seq = 0
+    bez = 0
+    four = 0
+    out = 0
+    unseen = 0
+    for f in range(16):
+        c = first + f
+        v = S[row + c]
+        h = S[O_HIST + c]
+        b = 1 << (f * _NIB)
+        if rubicon:
+            ever = h >> H_EVER_SHIFT
+            lock = 0 if any_class else ever & (H_CLASS_B | H_FOUR)
+            can_m = ((h & H_MARRIAGE) == 0) & ((ever & H_SEQUENCE) == 0) & (lock == 0)
+            can_s = (((ever & H_SEQUENCE) == 0) & (lock == 0)
+                     & (m2s | ((ever & H_MARRIAGE) == 0)))
+            can_b = ((h & (H_BEZ2 | H_BEZ3 | H_BEZ4)) == 0) & (any_class | ((ever & H_FOUR) == 0))
+        else:
+            can_m = (h & (H_MARRIAGE | H_SEQUENCE)) == 0
+            can_s = ((h & H_SEQUENCE) == 0) & (m2s | ((h & H_MARRIAGE) == 0))
+            can_b = (h & (H_BEZ2 | H_BEZ3 | H_BEZ4)) == 0
+        can_f = (h & H_FOUR) == 0
+        m = (v == V_MINE) | (v == V_MINE_SHOWN)
+        u = v == V_UNSEEN
+        bm = b * m
+        mine += bm
+        mar += bm * can_m
+        seq += bm * can_s
+        bez += bm * can_b
+        four += bm * can_f
+        out += b * ((not m) & (not u))     # played, on the trick, the turn-up, another's
+        unseen += u
+    return mine, mar, seq, bez, four, out, unseen
 
 
 @njit(cache=True, _nrt=False)
@@ -186,47 +245,23 @@ def _scan(S, seat, packs, rubicon, any_class, m2s):
     out_lo = 0
     out_hi = 0
     unseen = 0
-    later_lock = H_CLASS_B | H_FOUR
-    for c in range(32 * packs):
-        v = S[row + c]
-        f = c & 31
-        b = _bit(f)
-        hi = f >= 16
-        if v == V_MINE or v == V_MINE_SHOWN:
-            h = S[O_HIST + c]
-            if rubicon:
-                ever = h >> H_EVER_SHIFT
-                lock = 0 if any_class else ever & later_lock
-                can_m = (h & H_MARRIAGE) == 0 and (ever & H_SEQUENCE) == 0 and lock == 0
-                can_s = ((ever & H_SEQUENCE) == 0 and lock == 0
-                         and (m2s or (ever & H_MARRIAGE) == 0))
-                can_b = ((h & (H_BEZ2 | H_BEZ3 | H_BEZ4)) == 0
-                         and (any_class or (ever & H_FOUR) == 0))
-                can_f = (h & H_FOUR) == 0
-            else:
-                can_m = (h & (H_MARRIAGE | H_SEQUENCE)) == 0
-                can_s = (h & H_SEQUENCE) == 0 and (m2s or (h & H_MARRIAGE) == 0)
-                can_b = (h & (H_BEZ2 | H_BEZ3 | H_BEZ4)) == 0
-                can_f = (h & H_FOUR) == 0
-            if hi:
-                mine_hi += b
-                mar_hi += b * can_m
-                seq_hi += b * can_s
-                bez_hi += b * can_b
-                four_hi += b * can_f
-            else:
-                mine_lo += b
-                mar_lo += b * can_m
-                seq_lo += b * can_s
-                bez_lo += b * can_b
-                four_lo += b * can_f
-        elif v == V_UNSEEN:
-            unseen += 1
-        else:                          # played, on the trick, the turn-up, another seat's
-            if hi:
-                out_hi += b
-            else:
-                out_lo += b
+    for k in range(packs):
+        a = _scan16(S, row, k * 32, rubicon, any_class, m2s)
+        mine_lo += a[0]
+        mar_lo += a[1]
+        seq_lo += a[2]
+        bez_lo += a[3]
+        four_lo += a[4]
+        out_lo += a[5]
+        unseen += a[6]
+        a = _scan16(S, row, k * 32 + 16, rubicon, any_class, m2s)
+        mine_hi += a[0]
+        mar_hi += a[1]
+        seq_hi += a[2]
+        bez_hi += a[3]
+        four_hi += a[4]
+        out_hi += a[5]
+        unseen += a[6]
     return (mine_lo, mine_hi, mar_lo, mar_hi, seq_lo, seq_hi, bez_lo, bez_hi, four_lo,
             four_hi, out_lo, out_hi, unseen)
 
@@ -245,17 +280,6 @@ def _bez_faces(S, trump):
 
 
 @njit(cache=True, _nrt=False)
-def _bez_value(S, a, b, ua, ub, p, levels, cash, first):
-    """Chance-weighted points of the bezique levels from ``first`` up still to make,
-    holding ``a`` queens and ``b`` jacks free for them."""
-    v = 0.0
-    for lv in range(first, levels + 1):
-        pts = S[O_RULES + PR_POINTS + K_BEZIQUE + lv - 1]
-        v += pts * cash * _at_least(lv - a, ua, p) * _at_least(lv - b, ub, p)
-    return v
-
-
-@njit(cache=True, _nrt=False)
 def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, cash,
                 brisque_pts, mode):
     """Points the card is worth kept in a stage-1 hand: its marginal share of the
@@ -267,24 +291,24 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
     f = card & 31
     r = f & 7
     s = f >> 3
-    v = (7 - r) * w[E_RANK]
+    v = 0.0 if mode != KEEP_ALL else (7 - r) * w[E_RANK]
+    combo = 0.0                        # marginal: what losing this copy costs
+    share = 0.0                        # this copy's equal share of each combination
+    if mode == KEEP_ALL:
+        if r == ACE or r == TEN:
+            v += w[E_BRISQUE] * brisque_pts
+        if s == trump:
+            v += w[E_TRUMP]
+            if (r == SEVEN and S[O_RULES + PR_NO_SEVEN] == 0
+                    and (S[O_HIST + card] & H_SEVEN) == 0):
+                combo += S[O_RULES + PR_POINTS + K_SEVEN_DECLARE] * cash
+        elif r == ACE:
+            v += w[E_ACE]
+    if r > JACK or (r == TEN and s != trump and not rubicon and not undecided_of(trump)):
+        return v + w[E_COMBO] * combo   # 9, 8, 7 and plain tens complete nothing
     undecided = trump == NO_TRUMP
     uf = _unseen(f, packs, mine_lo, mine_hi, out_lo, out_hi)
-    redraw = _at_least(1, uf, p)       # the chance of replacing this copy if it goes
-    keep = 1.0 - redraw
-    combo = 0.0
-    if mode != KEEP_ALL:
-        v = 0.0
-    elif r == ACE or r == TEN:
-        v += w[E_BRISQUE] * brisque_pts
-    if mode != KEEP_ALL:
-        pass
-    elif s == trump:
-        v += w[E_TRUMP]
-        if r == SEVEN and S[O_RULES + PR_NO_SEVEN] == 0 and (S[O_HIST + card] & H_SEVEN) == 0:
-            combo += S[O_RULES + PR_POINTS + K_SEVEN_DECLARE] * cash
-    elif r == ACE:
-        v += w[E_ACE]
+    keep = 1.0 - _at_least(1, uf, p)   # the chance this copy, if it goes, is not replaced
     # marriage: K with Q of its suit
     if r == KING or r == QUEEN:
         mine_f = _get(mar_lo, mar_hi, f)
@@ -293,9 +317,12 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
             pts = 40 if (s == trump or undecided) else 20
             if _get(mar_lo, mar_hi, g) >= mine_f:
                 combo += pts * cash * keep
+                share += pts * cash * 0.5
             else:
                 ug = _unseen(g, packs, mine_lo, mine_hi, out_lo, out_hi)
-                combo += pts * cash * _at_least(1, ug, p) * keep
+                chance = _at_least(1, ug, p)
+                combo += pts * cash * chance * keep
+                share += pts * cash * chance * 0.5
     # sequence: A 10 K Q J of trumps (Rubicon: of any suit, R6.3)
     if r <= JACK and (s == trump or rubicon or undecided):
         if _get(seq_lo, seq_hi, f) == 1:
@@ -308,6 +335,7 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
                 if g != f and _get(seq_lo, seq_hi, g) == 0:
                     chance *= _at_least(1, _unseen(g, packs, mine_lo, mine_hi, out_lo, out_hi), p)
             combo += pts * cash * chance * keep
+            share += pts * cash * chance * 0.2
     # beziques: single, double (triple, quadruple)
     if (f == bq or f == bj) and mode != KEEP_M:
         a = _get(bez_lo, bez_hi, bq)
@@ -316,11 +344,21 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
             ua = _unseen(bq, packs, mine_lo, mine_hi, out_lo, out_hi)
             ub = _unseen(bj, packs, mine_lo, mine_hi, out_lo, out_hi)
             first = 2 if S[O_HIST + card] & H_CLASS_B else 1   # its single is made
-            full = _bez_value(S, a, b, ua, ub, p, levels, cash, first)
-            if f == bq:
-                less = _bez_value(S, a - 1, b, ua, ub, p, levels, cash, first)
-            else:
-                less = _bez_value(S, a, b - 1, ua, ub, p, levels, cash, first)
+            mine_f = a if f == bq else b
+            full = 0.0
+            less = 0.0
+            for lv in range(first, levels + 1):
+                pts = S[O_RULES + PR_POINTS + K_BEZIQUE + lv - 1]
+                pa = _at_least(lv - a, ua, p)
+                pb = _at_least(lv - b, ub, p)
+                both = pts * cash * pa * pb
+                full += both
+                if f == bq:
+                    less += pts * cash * _at_least(lv - a + 1, ua, p) * pb
+                else:
+                    less += pts * cash * pa * _at_least(lv - b + 1, ub, p)
+                if mine_f <= lv:
+                    share += both / (2 * lv)
             combo += (full - less) * keep
     # fours: A K Q J of any suits
     if mode == KEEP_ALL and r <= JACK and r != TEN and _get(four_lo, four_hi, f) > 0:
@@ -334,9 +372,10 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
             kind = K_FOUR_ACES if r == ACE else (K_FOUR_KINGS if r == KING else (
                 K_FOUR_QUEENS if r == QUEEN else K_FOUR_JACKS))
             pts = S[O_RULES + PR_POINTS + kind] * cash
-            gain = _at_least(4 - have, u, p) - _at_least(5 - have, u, p)
-            combo += pts * gain * keep
-    return v + w[E_COMBO] * combo
+            complete = _at_least(4 - have, u, p)
+            combo += pts * (complete - _at_least(5 - have, u, p)) * keep
+            share += pts * complete * 0.25
+    return v + w[E_COMBO] * combo + w[E_SHARE] * share
 
 
 @njit(cache=True, _nrt=False)
@@ -423,11 +462,16 @@ def _blocks(S, a, b, trump, rubicon, any_class, bq, bj):
     kb = b >> 2
     sa = a & 3
     sb = b & 3
+    if trump != NO_TRUMP:              # a sequence in fixed trumps carries no suit code
+        if ka == K_SEQUENCE:
+            sa = trump
+        if kb == K_SEQUENCE:
+            sb = trump
+    same = sa == sb
     if _is_sequence(ka) and _is_marriage(kb):
-        return sa == sb or (ka == K_SEQUENCE and kb == K_ROYAL_MARRIAGE)
+        return same
     if _is_marriage(ka) and _is_sequence(kb):
-        return S[O_RULES + PR_MARR_TO_SEQ] == 0 and (
-            sa == sb or (kb == K_SEQUENCE and ka == K_ROYAL_MARRIAGE))
+        return S[O_RULES + PR_MARR_TO_SEQ] == 0 and same
     if _is_bezique(ka) and _is_bezique(kb):
         return kb < ka or S[O_RULES + PR_DOUBLE_BEZ] != DOUBLE_BEZ_ADD_PAIR
     if rubicon and not any_class and _is_four(ka):
@@ -439,10 +483,10 @@ def _blocks(S, a, b, trump, rubicon, any_class, bq, bj):
         if _is_bezique(kb):
             return r == (bq & 7) or r == (bj & 7)
     if rubicon and not any_class and _is_bezique(ka):
-        if _is_marriage(kb):
-            return (bq >> 3) == sb or (bj >> 3) == sb or trump < 0
-        if _is_sequence(kb):
-            return True
+        if _is_marriage(kb):               # its queen may not marry after it
+            return (bq >> 3) == sb
+        if _is_sequence(kb):               # nor its queen or jack join a sequence
+            return (bq >> 3) == sb or (bj >> 3) == sb
     return False
 
 
@@ -500,7 +544,7 @@ def _declare(S, seat, w, packs, rubicon, any_class, counts, p):
     trump = S[O_SC + SC_TRUMP]
     players = S[O_SC + SC_PLAYERS]
     tricks_left = S[O_SC + SC_STOCK_LEFT] / players
-    later = w[E_CASH] * min(1.0, tricks_left / max(w[E_DEFER], 0.5))
+    later = w[E_LATER] * min(1.0, tricks_left / max(w[E_DEFER], 0.5))
     bq, bj = _bez_faces(S, trump)
     (mine_lo, mine_hi, _m1, _m2, seq_lo, seq_hi, _b1, _b2, _f1, _f2,
      out_lo, out_hi, _u) = counts
@@ -516,14 +560,36 @@ def _declare(S, seat, w, packs, rubicon, any_class, counts, p):
             if S[O_RULES + PR_SEVEN_IS_DECL] == 0:
                 v += 1000.0
         else:
-            rest = 0.0
-            for j in range(n):
-                other = S[O_ACTS + j]
-                if j == i or other == A_STOP or (other >> 2) >= 12:
-                    continue
-                if not _blocks(S, code, other, trump, rubicon, any_class, bq, bj):
-                    rest = max(rest, float(S[O_APTS + j]))
-            v += later * rest
+            # the others shown "to score" that this one leaves possible, best first, each
+            # needing a win of its own; a first marriage or sequence fixes trumps (R6.2),
+            # and the others are then worth what trumps make them
+            fixes = trump == NO_TRUMP and (_is_marriage(kind) or _is_sequence(kind))
+            taken = 0
+            weight = later
+            for _ in range(n):
+                top = -1
+                top_v = 0.0
+                for j in range(n):
+                    other = S[O_ACTS + j]
+                    if (j == i or other == A_STOP or (other >> 2) >= 12
+                            or (taken >> j) & 1):
+                        continue
+                    if _blocks(S, code, other, trump, rubicon, any_class, bq, bj):
+                        continue
+                    pts = float(S[O_APTS + j])
+                    if fixes and (other & 3) != (code & 3):
+                        if _is_marriage(other >> 2):
+                            pts = float(S[O_RULES + PR_POINTS + K_COMMON_MARRIAGE])
+                        elif (other >> 2) == K_SEQUENCE:
+                            pts = float(S[O_RULES + PR_POINTS + K_PLAIN_SEQUENCE])
+                    if pts > top_v:
+                        top = j
+                        top_v = pts
+                if top < 0:
+                    break
+                taken |= 1 << top
+                v += weight * top_v
+                weight *= later
             if rubicon and not any_class:
                 v -= _lock_cost(S, w, code, packs, trump, counts, p, bq, bj,
                                 S[O_RULES + PR_BEZ_LEVELS], w[E_CASH])
@@ -544,20 +610,29 @@ def _declare(S, seat, w, packs, rubicon, any_class, counts, p):
 
 
 @njit(cache=True, _nrt=False)
-def _sure(S, card, trump, packs, counts):
+def _trumps_unseen(trump, packs, counts):
+    """Could a seat we cannot see still hold a trump?"""
+    if trump < 0:
+        return False
+    (mine_lo, mine_hi, _m1, _m2, _s1, _s2, _b1, _b2, _f1, _f2, out_lo, out_hi, _u) = counts
+    for rr in range(8):
+        if _unseen(trump * 8 + rr, packs, mine_lo, mine_hi, out_lo, out_hi) > 0:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _sure(card, trump, packs, counts, trumps_unseen):
     """No copy we cannot see beats ``card`` (higher in its suit, or a trump on a plain suit),
     counting ours (in the offer) as seen."""
-    (mine_lo, mine_hi, _m1, _m2, _s1, _s2, _b1, _b2, _f1, _f2, out_lo, out_hi, _u) = counts
     f = card & 31
     s = f >> 3
-    r = f & 7
-    for rr in range(r):
+    if s != trump and trumps_unseen:
+        return False
+    (mine_lo, mine_hi, _m1, _m2, _s1, _s2, _b1, _b2, _f1, _f2, out_lo, out_hi, _u) = counts
+    for rr in range(f & 7):
         if _unseen(s * 8 + rr, packs, mine_lo, mine_hi, out_lo, out_hi) > 0:
             return False
-    if s != trump and trump >= 0:
-        for rr in range(8):
-            if _unseen(trump * 8 + rr, packs, mine_lo, mine_hi, out_lo, out_hi) > 0:
-                return False
     return True
 
 
@@ -580,6 +655,231 @@ def _stage2_value(w, card, trump, brisque_pts):
 
 
 @njit(cache=True, _nrt=False)
+def _open_scan(S, seat, packs):
+    """Polish (R5.1): packed counts by face of the seat's open cards and of the opponent's,
+    all and still free for each kind (R1.9 rule 1: a copy scores once in a kind), of the
+    copies the seat can never open by winning them in a trick, and the unseen count."""
+    row = O_SEEN + seat * N_MAX
+    me = V_OPEN + seat
+    my_lo = 0
+    my_hi = 0
+    op_lo = 0
+    op_hi = 0
+    # free copies: marriage, sequence, bezique, double, four (mine, then the opponent's)
+    mm_lo = 0
+    mm_hi = 0
+    ms_lo = 0
+    ms_hi = 0
+    mb_lo = 0
+    mb_hi = 0
+    md_lo = 0
+    md_hi = 0
+    mf_lo = 0
+    mf_hi = 0
+    om_lo = 0
+    om_hi = 0
+    os_lo = 0
+    os_hi = 0
+    ob_lo = 0
+    ob_hi = 0
+    od_lo = 0
+    od_hi = 0
+    of_lo = 0
+    of_hi = 0
+    gone_lo = 0
+    gone_hi = 0
+    unseen = 0
+    for c in range(32 * packs):
+        v = S[row + c]
+        f = c & 31
+        b = _bit(f)
+        hi = f >= 16
+        if v >= V_OPEN:
+            h = S[O_HIST + c]
+            fm = b * ((h & H_MARRIAGE) == 0)
+            fs = b * ((h & H_SEQUENCE) == 0)
+            fb = b * ((h & H_BEZ1) == 0)
+            fd = b * ((h & H_BEZ2) == 0)
+            ff = b * ((h & H_FOUR) == 0)
+            if v == me:
+                if hi:
+                    my_hi += b
+                    mm_hi += fm
+                    ms_hi += fs
+                    mb_hi += fb
+                    md_hi += fd
+                    mf_hi += ff
+                else:
+                    my_lo += b
+                    mm_lo += fm
+                    ms_lo += fs
+                    mb_lo += fb
+                    md_lo += fd
+                    mf_lo += ff
+            else:
+                if hi:
+                    op_hi += b
+                    om_hi += fm
+                    os_hi += fs
+                    ob_hi += fb
+                    od_hi += fd
+                    of_hi += ff
+                else:
+                    op_lo += b
+                    om_lo += fm
+                    os_lo += fs
+                    ob_lo += fb
+                    od_lo += fd
+                    of_lo += ff
+        elif v == V_UNSEEN:
+            unseen += 1
+        elif v != V_MINE and v != V_MINE_SHOWN:
+            if hi:
+                gone_hi += b
+            else:
+                gone_lo += b
+    return (my_lo, my_hi, mm_lo, mm_hi, ms_lo, ms_hi, mb_lo, mb_hi, md_lo, md_hi, mf_lo, mf_hi,
+            op_lo, op_hi, om_lo, om_hi, os_lo, os_hi, ob_lo, ob_hi, od_lo, od_hi, of_lo, of_hi,
+            unseen)
+
+
+@njit(cache=True, _nrt=False)
+def _open_gain(S, w, f, trump, bq, bj, al, ah, ml, mh, sl, sh, bl, bh, dl, dh, fl, fh):
+    """Points a fresh copy of face ``f`` scores at once joining a side's open cards (R5.2:
+    every combination it completes), plus a share of the partial ones it adds to."""
+    r = f & 7
+    s = f >> 3
+    now = 0.0
+    part = 0.0
+    if r == KING or r == QUEEN:
+        g = s * 8 + (QUEEN if r == KING else KING)
+        pts = 40.0 if s == trump else 20.0
+        if _get(ml, mh, g) > 0:
+            now += pts
+        else:
+            part += pts * 0.5
+    if s == trump and (r <= JACK):
+        have = 0
+        for rr in range(5):
+            g = s * 8 + rr
+            if g != f and _get(sl, sh, g) > 0:
+                have += 1
+        if have == 4 and _get(sl, sh, f) == 0:
+            now += 250.0
+        else:
+            part += 250.0 * (have / 4.0) ** 2
+    if f == bq or f == bj:
+        g = bj if f == bq else bq
+        if _get(bl, bh, g) > 0:
+            now += 40.0
+        else:
+            part += 20.0
+        if _get(dl, dh, f) >= 1 and _get(dl, dh, g) >= 2:
+            now += S[O_RULES + PR_POINTS + K_DOUBLE_BEZIQUE]
+        else:
+            part += S[O_RULES + PR_POINTS + K_DOUBLE_BEZIQUE] * 0.25 * (
+                min(_get(dl, dh, f), 1) + min(_get(dl, dh, g), 2)) / 3.0
+    if r <= JACK and r != TEN:
+        have = 0
+        for ss in range(4):
+            have += _get(fl, fh, ss * 8 + r)
+        kind = K_FOUR_ACES if r == ACE else (K_FOUR_KINGS if r == KING else (
+            K_FOUR_QUEENS if r == QUEEN else K_FOUR_JACKS))
+        pts = float(S[O_RULES + PR_POINTS + kind])
+        if have % 4 == 3:
+            now += pts
+        else:
+            part += pts * ((have % 4) / 3.0) ** 2
+    return now + w[E_OPEN_POT] * part
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _opens(card, trump):
+    """A, K, Q, J and the ten of trumps become open cards (R5.1)."""
+    r = card & 7
+    return r == ACE or r == KING or r == QUEEN or r == JACK or (
+        r == TEN and ((card & 31) >> 3) == trump)
+
+
+@njit(cache=True, _nrt=False)
+def _polish_play(S, seat, w, n, trump, packs, stage2, brisque_pts):
+    """Polish card play: a card is worth where it ends, among the open cards of the trick's
+    winner (R5.1, R5.2), and its brisque."""
+    o = _open_scan(S, seat, packs)
+    bq, bj = _bez_faces(S, trump)
+    n_trick = S[O_SC + SC_N_TRICK]
+    mine_now = 0.0
+    theirs_now = 0.0
+    pot = 0
+    for k in range(n_trick):
+        x = S[O_TRICK + k]
+        pot += _brisque(x)
+        if _opens(x, trump):
+            mine_now += _open_gain(S, w, x & 31, trump, bq, bj, o[0], o[1], o[2], o[3], o[4],
+                                   o[5], o[6], o[7], o[8], o[9], o[10], o[11])
+            theirs_now += _open_gain(S, w, x & 31, trump, bq, bj, o[12], o[13], o[14], o[15],
+                                     o[16], o[17], o[18], o[19], o[20], o[21], o[22], o[23])
+    lead_card = S[O_TRICK + winning_index(S, n_trick, trump)] if n_trick > 0 else -1
+    best_i = 0
+    best_v = -1e30
+    for i in range(n):
+        c = S[O_ACTS + i]
+        f = c & 31
+        g_me = 0.0
+        g_op = 0.0
+        if _opens(c, trump):
+            g_me = _open_gain(S, w, f, trump, bq, bj, o[0], o[1], o[2], o[3], o[4], o[5],
+                              o[6], o[7], o[8], o[9], o[10], o[11])
+            g_op = _open_gain(S, w, f, trump, bq, bj, o[12], o[13], o[14], o[15], o[16],
+                              o[17], o[18], o[19], o[20], o[21], o[22], o[23])
+        r = c & 7
+        if stage2:
+            keep = _stage2_value(w, c, trump, brisque_pts)
+        else:
+            keep = (7 - r) * w[E_RANK]
+            if (f >> 3) == trump:
+                keep += w[E_TRUMP]
+            elif r == ACE:
+                keep += w[E_ACE]
+            keep += w[E_BRISQUE] * brisque_pts * _brisque(c)
+        keep += w[E_CASH] * g_me           # a card that completes our combination, kept
+        bp = (pot + _brisque(c)) * brisque_pts
+        if n_trick == 0:
+            risk = w[E_LEAD_RISK]
+            v = -keep - risk * (g_op + bp) + (1.0 - risk) * (g_me + bp)
+        elif beats(c, lead_card, trump):
+            v = -keep + mine_now + g_me + bp
+        else:
+            v = -keep - theirs_now - g_op - bp
+        if v > best_v:
+            best_v = v
+            best_i = i
+    return best_i
+
+
+@njit(cache=True, _nrt=False)
+def _stage2_last(S, w, n, trump, brisque_pts):
+    """The last card of a stage-2 trick, no partner at the table: win it with the card
+    cheapest to lose, or let it go with the cheapest (the offer obeys R1.6)."""
+    n_trick = S[O_SC + SC_N_TRICK]
+    lead_card = S[O_TRICK + winning_index(S, n_trick, trump)]
+    trick_b = 0
+    for k in range(n_trick):
+        trick_b += _brisque(S[O_TRICK + k])
+    best_i = 0
+    best_v = -1e30
+    for i in range(n):
+        c = S[O_ACTS + i]
+        keep = _stage2_value(w, c, trump, brisque_pts)
+        pot = (trick_b + _brisque(c)) * brisque_pts
+        v = -keep + pot if beats(c, lead_card, trump) else -keep - pot
+        if v > best_v:
+            best_v = v
+            best_i = i
+    return best_i
+
+
+@njit(cache=True, _nrt=False)
 def expert_policy(S, seat, w, rng):
     n = S[O_N_ACTS]
     packs = S[O_SC + SC_PACKS]
@@ -588,22 +888,28 @@ def expert_policy(S, seat, w, rng):
     m2s = S[O_RULES + PR_MARR_TO_SEQ] != 0
     trump = S[O_SC + SC_TRUMP]
     t = trump if trump != NO_TRUMP else -1
-    counts = _scan(S, seat, packs, rubicon, any_class, m2s)
-    unseen = counts[12]
     players = S[O_SC + SC_PLAYERS]
-    draws = S[O_SC + SC_STOCK_LEFT] / players
-    p = min(0.95, draws / unseen) if unseen > 0 else 0.0
-    if S[O_DECISION] != D_PLAY:
-        return _declare(S, seat, w, packs, rubicon, any_class, counts, p)
-    if n == 1:
+    declaring = S[O_DECISION] != D_PLAY
+    if not declaring and n == 1:
         return 0
     stage2 = S[O_SC + SC_STAGE] == 2
     brisque_pts = w[E_RUB_BRISQUE] if rubicon else float(S[O_RULES + PR_BRISQUE_VALUE])
     polish = S[O_RULES + PR_OPEN_CARDS] != 0
+    if polish and not declaring:
+        return _polish_play(S, seat, w, n, t, packs, stage2, brisque_pts)
+    n_trick = S[O_SC + SC_N_TRICK]
+    if (not declaring and stage2 and n_trick == players - 1
+            and S[O_RULES + PR_PARTNERS] == 0):
+        return _stage2_last(S, w, n, t, brisque_pts)   # the last card of a stage-2 trick
+    counts = _scan(S, seat, packs, rubicon, any_class, m2s)
+    unseen = counts[12]
+    draws = S[O_SC + SC_STOCK_LEFT] / players
+    p = min(0.95, draws / unseen) if unseen > 0 else 0.0
+    if declaring:
+        return _declare(S, seat, w, packs, rubicon, any_class, counts, p)
     bq, bj = _bez_faces(S, t)
     levels = S[O_RULES + PR_BEZ_LEVELS]
     cash = w[E_CASH]
-    n_trick = S[O_SC + SC_N_TRICK]
     partners = S[O_RULES + PR_PARTNERS] != 0
     pairs = partners and stage2 and S[O_RULES + PR_STAGE2_PAIRS] != 0
     n_in = 2 if pairs else players
@@ -619,6 +925,7 @@ def expert_policy(S, seat, w, rng):
             if q != seat and not (partners and q == ((seat + 2) & 3)):
                 opp = max(opp, w[E_DENY] * _pending_best(S, q) + w[E_OPP_DECL])
         lose_cost = opp
+    trumps_unseen = (n_trick == 0 or after > 0) and _trumps_unseen(t, packs, counts)
     # the value of each offered card kept, and the trick it would make
     best_i = 0
     best_v = -1e30
@@ -645,7 +952,7 @@ def expert_policy(S, seat, w, rng):
         cb = _brisque(c)
         if n_trick == 0:
             # leading: the opponent may take a led brisque; a sure winner keeps it
-            if _sure(S, c, t, packs, counts):
+            if _sure(c, t, packs, counts, trumps_unseen):
                 v = -keep + (cb * brisque_pts + win_bonus) * (0.5 if not stage2 else 1.0)
             else:
                 v = -keep - cb * brisque_pts * w[E_LEAD_RISK]
@@ -653,7 +960,7 @@ def expert_policy(S, seat, w, rng):
             pot = (trick_b + cb) * brisque_pts
             if beats(c, lead_card, t):
                 hold = 1.0
-                if after > 0 and not _sure(S, c, t, packs, counts):
+                if after > 0 and not _sure(c, t, packs, counts, trumps_unseen):
                     hold = w[E_OVERTAKE] ** after
                 v = -keep + hold * (pot + win_bonus) - (1.0 - hold) * (pot + lose_cost)
             elif winner_is_partner:

@@ -26,7 +26,8 @@ from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, 
 from bezsim.policies.expert import BASE_WEIGHTS
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS
 
-N_POLICY_PARAMS = 16      # width of each seat's parameter row the kernels receive
+N_POLICY_PARAMS = 48      # width of each seat's parameter row the kernels receive (search
+#                           keeps its play-out policy's weights in columns 16..47)
 
 
 class PolicyError(BezsimError, ValueError):
@@ -135,7 +136,13 @@ BUILTINS["expert"] = PolicyInfo(
            0, 100),
      Param("trump_suit", _E[12], "Rubicon: weight of the sequence chance when a marriage "
                                  "fixes trumps", 0, 10),
-     Param("rank", _E[13], "tie-break: points per rank step", 0, 10)),
+     Param("rank", _E[13], "tie-break: points per rank step", 0, 10),
+     Param("open_potential", _E[14], "Polish: share of a partial combination's points an "
+                                     "open card brings", 0, 10),
+     Param("share", _E[15], "weight of a card's equal share of each combination it may "
+                            "complete (beside its marginal worth)", 0, 10),
+     Param("later", _E[16], "chance a combination left 'to score' still scores while the "
+                            "stock is long (see defer)", 0, 1)),
     by_variant=True)
 
 
@@ -152,7 +159,8 @@ BUILTINS["search"] = PolicyInfo(
     "declarations as heuristic",
     (Param("samples", 12.0, "sampled deals per card decision (the budget)", 1, 1_000_000,
            whole=True),
-     Param("rollout", 2.0, "policy of the play-outs: 1 greedy, 2 heuristic", 1, 2, whole=True),
+     Param("rollout", 2.0, "policy of the play-outs: 1 greedy, 2 heuristic, 3 expert (its "
+                           "tuned defaults for the variant)", 1, 3, whole=True),
      Param("exact_stage2", 1.0, "1: solve two-handed stage 2 exactly (perfect information); "
                                 "0: sample it like stage 1", 0, 1, whole=True),
      # prior * samples is summed as an int64 in the kernel
@@ -333,7 +341,15 @@ def policy_params(specs: list[str], variant: str | None = None) -> np.ndarray:
         defaults = tuned_defaults(info.name, variant) if info.by_variant else {}
         for i, p in enumerate(info.params):
             rows[seat, i] = values.get(p.name, defaults.get(p.name, p.default))
+        if info.name == "search" and values.get("rollout") == 3:
+            row = expert_row(variant)
+            rows[seat, 16:16 + len(row)] = row
     return rows
+
+
+def expert_row(variant: str | None) -> np.ndarray:
+    """expert's parameter row at its defaults for ``variant`` (search's rollout=3)."""
+    return policy_params(["expert"], variant)[0, :len(BUILTINS["expert"].params)]
 
 
 def tuned_defaults(policy: str, variant: str | None) -> dict[str, float]:

@@ -70,7 +70,7 @@ from bezsim.engine.state import (
     S_BASE,
     give,
 )
-from bezsim.policies.builtin import GREEDY, GREEDY_DEFAULTS, HEURISTIC
+from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
 from bezsim.policies.solver import solve_stage2
 
@@ -79,6 +79,9 @@ P_SAMPLES = 0
 P_ROLLOUT = 1
 P_EXACT_STAGE2 = 2
 P_PRIOR = 3
+P_ROLLOUT_WEIGHTS = 16   # + i: expert's weights for rollout=3 (the registry fills them with
+#                          expert's tuned defaults for the variant)
+N_ROLLOUT_WEIGHTS = 32
 
 
 @njit(cache=True)
@@ -250,13 +253,17 @@ def search_policy(S, seat, params, stream):
     cards = np.empty(n_cand, np.int32)
     for j in range(n_cand):
         cards[j] = S[O_ACTS + cand[j]]
-    rollout = GREEDY if params[P_ROLLOUT] == 1 else HEURISTIC
+    rollout = GREEDY if params[P_ROLLOUT] == 1 else (HEURISTIC if params[P_ROLLOUT] == 2
+                                                     else EXPERT)
     ids = np.full(players, rollout, np.int64)
     pp = np.zeros((players, 16))
     for p in range(players):
         if rollout == GREEDY:
             pp[p, 0] = GREEDY_DEFAULTS[0]
             pp[p, 1] = GREEDY_DEFAULTS[1]
+        elif rollout == EXPERT:
+            for i in range(N_ROLLOUT_WEIGHTS):
+                pp[p, i] = params[P_ROLLOUT_WEIGHTS + i]
         else:
             pp[p, :] = weights
     rr = np.zeros((1 + players, 4), np.uint64)
