@@ -135,6 +135,7 @@ BASE_WEIGHTS = (1.0, 0.85, 0.5, 6.0, 4.0, 0.6, 0.5, 6.0, 0.55, 0.7, 12.0, 2.0, 1
                 0.3, 0.0, 0.9)
 
 _NIB = 4
+_ONES = 0x1111111111111111     # a one in every face's four bits
 KEEP_ALL = 0
 KEEP_MB = 1
 KEEP_M = 2
@@ -242,8 +243,8 @@ def _scan(S, seat, packs, rubicon, any_class, m2s):
     bez_hi = 0
     four_lo = 0
     four_hi = 0
-    out_lo = 0
-    out_hi = 0
+    un_lo = 0
+    un_hi = 0
     unseen = 0
     for k in range(packs):
         a = _scan16(S, row, k * 32, rubicon, any_class, m2s)
@@ -252,7 +253,7 @@ def _scan(S, seat, packs, rubicon, any_class, m2s):
         seq_lo += a[2]
         bez_lo += a[3]
         four_lo += a[4]
-        out_lo += a[5]
+        un_lo += a[5]
         unseen += a[6]
         a = _scan16(S, row, k * 32 + 16, rubicon, any_class, m2s)
         mine_hi += a[0]
@@ -260,16 +261,13 @@ def _scan(S, seat, packs, rubicon, any_class, m2s):
         seq_hi += a[2]
         bez_hi += a[3]
         four_hi += a[4]
-        out_hi += a[5]
+        un_hi += a[5]
         unseen += a[6]
+    # copies unseen, face by face: the packs less ours less those we can never hold (each
+    # count fits its four bits, so the words subtract without borrows)
+    full = packs * _ONES
     return (mine_lo, mine_hi, mar_lo, mar_hi, seq_lo, seq_hi, bez_lo, bez_hi, four_lo,
-            four_hi, out_lo, out_hi, unseen)
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def _unseen(f, packs, mine_lo, mine_hi, out_lo, out_hi):
-    u = packs - _get(mine_lo, mine_hi, f) - _get(out_lo, out_hi, f)
-    return max(u, 0)
+            four_hi, full - mine_lo - un_lo, full - mine_hi - un_hi, unseen)
 
 
 @njit(cache=True, _nrt=False)
@@ -287,7 +285,7 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
     ``mode`` KEEP_ALL; KEEP_MB: only its marriages, sequences and beziques (what a four
     would lock away, R6.6); KEEP_M: only its marriages and sequences (what a bezique would)."""
     (mine_lo, mine_hi, mar_lo, mar_hi, seq_lo, seq_hi, bez_lo, bez_hi, four_lo, four_hi,
-     out_lo, out_hi, _u) = counts
+     un_lo, un_hi, _u) = counts
     f = card & 31
     r = f & 7
     s = f >> 3
@@ -307,7 +305,7 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
     if r > JACK or (r == TEN and s != trump and not rubicon and not undecided_of(trump)):
         return v + w[E_COMBO] * combo   # 9, 8, 7 and plain tens complete nothing
     undecided = trump == NO_TRUMP
-    uf = _unseen(f, packs, mine_lo, mine_hi, out_lo, out_hi)
+    uf = _get(un_lo, un_hi, f)
     keep = 1.0 - _at_least(1, uf, p)   # the chance this copy, if it goes, is not replaced
     # marriage: K with Q of its suit
     if r == KING or r == QUEEN:
@@ -319,7 +317,7 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
                 combo += pts * cash * keep
                 share += pts * cash * 0.5
             else:
-                ug = _unseen(g, packs, mine_lo, mine_hi, out_lo, out_hi)
+                ug = _get(un_lo, un_hi, g)
                 chance = _at_least(1, ug, p)
                 combo += pts * cash * chance * keep
                 share += pts * cash * chance * 0.5
@@ -333,7 +331,7 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
             for rr in range(5):
                 g = s * 8 + rr
                 if g != f and _get(seq_lo, seq_hi, g) == 0:
-                    chance *= _at_least(1, _unseen(g, packs, mine_lo, mine_hi, out_lo, out_hi), p)
+                    chance *= _at_least(1, _get(un_lo, un_hi, g), p)
             combo += pts * cash * chance * keep
             share += pts * cash * chance * 0.2
     # beziques: single, double (triple, quadruple)
@@ -341,8 +339,8 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
         a = _get(bez_lo, bez_hi, bq)
         b = _get(bez_lo, bez_hi, bj)
         if (a if f == bq else b) > 0:
-            ua = _unseen(bq, packs, mine_lo, mine_hi, out_lo, out_hi)
-            ub = _unseen(bj, packs, mine_lo, mine_hi, out_lo, out_hi)
+            ua = _get(un_lo, un_hi, bq)
+            ub = _get(un_lo, un_hi, bj)
             first = 2 if S[O_HIST + card] & H_CLASS_B else 1   # its single is made
             mine_f = a if f == bq else b
             full = 0.0
@@ -367,7 +365,7 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
         for ss in range(4):
             g = ss * 8 + r
             have += _get(four_lo, four_hi, g)
-            u += _unseen(g, packs, mine_lo, mine_hi, out_lo, out_hi)
+            u += _get(un_lo, un_hi, g)
         if have <= 4:
             kind = K_FOUR_ACES if r == ACE else (K_FOUR_KINGS if r == KING else (
                 K_FOUR_QUEENS if r == QUEEN else K_FOUR_JACKS))
@@ -547,7 +545,7 @@ def _declare(S, seat, w, packs, rubicon, any_class, counts, p):
     later = w[E_LATER] * min(1.0, tricks_left / max(w[E_DEFER], 0.5))
     bq, bj = _bez_faces(S, trump)
     (mine_lo, mine_hi, _m1, _m2, seq_lo, seq_hi, _b1, _b2, _f1, _f2,
-     out_lo, out_hi, _u) = counts
+     un_lo, un_hi, _u) = counts
     best = n - 1
     best_v = 0.0
     for i in range(n):
@@ -600,8 +598,7 @@ def _declare(S, seat, w, packs, rubicon, any_class, counts, p):
                 for rr in range(5):
                     g = s * 8 + rr
                     if _get(seq_lo, seq_hi, g) == 0:
-                        chance *= _at_least(1, _unseen(g, packs, mine_lo, mine_hi, out_lo,
-                                                       out_hi), p)
+                        chance *= _at_least(1, _get(un_lo, un_hi, g), p)
                 v += w[E_TRUMP_SUIT] * 100.0 * chance
         if v > best_v:
             best_v = v
@@ -614,9 +611,9 @@ def _trumps_unseen(trump, packs, counts):
     """Could a seat we cannot see still hold a trump?"""
     if trump < 0:
         return False
-    (mine_lo, mine_hi, _m1, _m2, _s1, _s2, _b1, _b2, _f1, _f2, out_lo, out_hi, _u) = counts
+    (mine_lo, mine_hi, _m1, _m2, _s1, _s2, _b1, _b2, _f1, _f2, un_lo, un_hi, _u) = counts
     for rr in range(8):
-        if _unseen(trump * 8 + rr, packs, mine_lo, mine_hi, out_lo, out_hi) > 0:
+        if _get(un_lo, un_hi, trump * 8 + rr) > 0:
             return True
     return False
 
@@ -629,9 +626,9 @@ def _sure(card, trump, packs, counts, trumps_unseen):
     s = f >> 3
     if s != trump and trumps_unseen:
         return False
-    (mine_lo, mine_hi, _m1, _m2, _s1, _s2, _b1, _b2, _f1, _f2, out_lo, out_hi, _u) = counts
+    (mine_lo, mine_hi, _m1, _m2, _s1, _s2, _b1, _b2, _f1, _f2, un_lo, un_hi, _u) = counts
     for rr in range(f & 7):
-        if _unseen(s * 8 + rr, packs, mine_lo, mine_hi, out_lo, out_hi) > 0:
+        if _get(un_lo, un_hi, s * 8 + rr) > 0:
             return False
     return True
 
