@@ -6,7 +6,8 @@ luck of the cards cancels: the difference of their points is averaged over hands
 interval). The game-level figure is the share of games won by the side that led the first
 trick of the game, against the fair share 1/sides; positions rotate with the deal, so in
 games of several hands the first lead's effect is diluted (a Rubicon game is one hand).
-All seats play the heuristic policy, one seed per variant.
+All seats play the expert policy, one seed per variant; the same deals played by the
+heuristic are kept beside it, to show how much the answer depends on the players.
 
     python analyses/leading_first.py [--quick | --games N] [--check]
 """
@@ -33,13 +34,14 @@ from bezsim.report.study import Context, Study
 
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
             "rubicon")
-POLICY = "heuristic"
+POLICY = "expert"
+COMPARED = "heuristic"    # the same seeds, for the table of what weaker play says
 # games per variant relative to --games: a Rubicon game is one hand, so it gets more
 SCALE = {"rubicon": 3}
 
 
 def build(ctx: Context, doc: Document) -> None:
-    lead, stats, runs = {}, {}, {}
+    lead, stats, runs, compared = {}, {}, {}, {}
     for i, variant in enumerate(VARIANTS):
         games = ctx.games * SCALE.get(variant, 1)
         runs[variant] = ctx.simulate(f"{variant}-{POLICY}", variant, POLICY, games,
@@ -52,6 +54,11 @@ def build(ctx: Context, doc: Document) -> None:
         doc.record(f"{variant}.hands", lead[variant]["hands"])
         doc.record(f"{variant}.games", lead[variant]["games"])
         doc.record(f"{variant}.points_by_position", stats[variant]["hand_points_by_position"])
+        other = ctx.simulate(f"{variant}-{COMPARED}", variant, COMPARED, games,
+                             seed=ctx.seed + i)
+        compared[variant] = lead_value(other.path)
+        for key in ("leader_minus_dealer", "first_leader_wins_game"):
+            doc.record(f"{COMPARED}.{variant}.{key}", compared[variant][key])
 
     bullets = []
     for v in VARIANTS:
@@ -90,6 +97,14 @@ def build(ctx: Context, doc: Document) -> None:
     sec.add(Figure("lead", plots.png_bytes(fig),
                    "Leader minus dealer, points per hand, 95% paired intervals; red: the "
                    "interval excludes zero."))
+
+    sec.add(Table(["variant", f"leader − dealer, {POLICY} [95%]",
+                   f"leader − dealer, {COMPARED} [95%]",
+                   f"first leader wins the game, {COMPARED} [95%]"],
+                  [[v, signed(lead[v]["leader_minus_dealer"], "+.1f"),
+                    signed(compared[v]["leader_minus_dealer"], "+.1f"),
+                    pct(compared[v]["first_leader_wins_game"], 1)] for v in VARIANTS],
+                  caption=f"The same deals (same seed per variant) under {COMPARED} play."))
 
     sec = doc.section("Points per hand by position")
     for v in VARIANTS:

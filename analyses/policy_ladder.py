@@ -1,11 +1,11 @@
-"""How do the policies rank: random, greedy, heuristic (and search)?
+"""How do the policies rank: random, greedy, heuristic, expert (and search)?
 
 A round robin on duplicate deals in every variant (``bezsim tournament``): every pair plays
 the same deals in every seating, so the luck of the deal cancels. Win rate: games the first
 policy wins out of games decided (Wilson); margin and points per hand: averaged over a
-deal's seatings, intervals over deals. A small rung of the ``search`` policy against the
-heuristic (ordinary only; about 1 ms per decision, so a few hundred deals) tops the ladder
-at full size.
+deal's seatings, intervals over deals. Two small rungs of the ``search`` policy top the
+ladder at full size (ordinary only; about 1 ms per decision, so a few hundred deals):
+search against the heuristic, and search with expert play-outs against expert.
 
     python analyses/policy_ladder.py [--quick | --games N] [--check]
 """
@@ -24,12 +24,13 @@ from bezsim.report.study import Context, Study
 
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
             "rubicon")
-POLICIES = ("random", "greedy", "heuristic")
+POLICIES = ("random", "greedy", "heuristic", "expert")
 # deals per pair relative to --games: three- and four-handed deals are played in 6 or 8
 # seatings and last longer; a Rubicon deal is one hand
 SCALE = {"three_handed": 0.3, "four_handed": 0.25, "four_handed_partners": 0.6,
          "rubicon": 2}
-SEARCH_DEALS = 200           # ordinary, search against heuristic, full size only
+SEARCH_DEALS = 200           # ordinary, the search rungs, full size only
+SEARCH_RUNGS = (("search", "heuristic"), ("search(rollout=3)", "expert"))
 ALL = "(all)"
 
 
@@ -78,26 +79,33 @@ def build(ctx: Context, doc: Document) -> None:
     frames, orders = {}, {}
     for i, variant in enumerate(VARIANTS):
         deals = max(4, round(ctx.games * SCALE.get(variant, 1)))
-        frame = ctx.tournament(f"{variant}", variant, POLICIES, deals, seed=ctx.seed + i)
+        # a directory per line-up: one written for another line-up is never overwritten
+        frame = ctx.tournament(f"{variant}-{len(POLICIES)}", variant, POLICIES, deals,
+                               seed=ctx.seed + i)
         frames[variant] = frame
         orders[variant] = ladder(frame)
         record_rows(doc, variant, frame)
         doc.record(f"{variant}.ladder", orders[variant])
-    search = None
+    searches = []
     if not ctx.quick:
-        search = ctx.tournament("ordinary-search", "ordinary", ["search", "heuristic"],
-                                SEARCH_DEALS, seed=ctx.seed + len(VARIANTS))
-        record_rows(doc, "ordinary", search[search["policy_a"] == "search"])
+        for k, (a, b) in enumerate(SEARCH_RUNGS):
+            # the first rung keeps the seed and directory it had alone
+            name = "ordinary-search" if k == 0 else f"ordinary-search-{k}"
+            frame = ctx.tournament(name, "ordinary", [a, b], SEARCH_DEALS,
+                                   seed=ctx.seed + len(VARIANTS) + k)
+            searches.append(frame[frame["policy_a"] == a])
+            record_rows(doc, "ordinary", searches[-1])
 
     bullets = []
     for v in VARIANTS:
-        hg, gr = row(frames[v], "heuristic", "greedy"), row(frames[v], "greedy", "random")
-        bullets.append(f"**{v}**: {' > '.join(orders[v])}. Heuristic beats greedy in "
-                       f"{pct(_win(hg), 1)} of games, greedy beats random in "
-                       f"{pct(_win(gr), 1)}.")
-    if search is not None:
-        s = search[search["policy_a"] == "search"].iloc[0]
-        bullets.append(f"**ordinary, top rung**: search beats the heuristic in "
+        eh, hg = row(frames[v], "expert", "heuristic"), row(frames[v], "heuristic", "greedy")
+        gr = row(frames[v], "greedy", "random")
+        bullets.append(f"**{v}**: {' > '.join(orders[v])}. Expert beats the heuristic in "
+                       f"{pct(_win(eh), 1)} of games ({signed(_pph(eh), '+.1f')} points per "
+                       f"hand), the heuristic beats greedy in {pct(_win(hg), 1)}, greedy "
+                       f"beats random in {pct(_win(gr), 1)}.")
+    for s in (frame.iloc[0] for frame in searches):
+        bullets.append(f"**ordinary, top rung**: {s.policy_a} beats {s.policy_b} in "
                        f"{pct(_win(s), 1)} of {int(s.wins_a + s.wins_b):,} games "
                        f"({int(s.games):,} deals), {signed(_pph(s), '+.1f')} points per hand.")
     doc.section("Answer").add("The ladder, strongest first, by win rate against all others on "
@@ -113,8 +121,8 @@ def build(ctx: Context, doc: Document) -> None:
                   .set_index("policy_a", drop=False).loc[order].itertuples()):
             rows.append([r.policy_a, "all others", f"{int(r.games):,} × {int(r.seatings)}",
                          pct(_win(r), 2), est(_margin(r), ".1f"), signed(_pph(r), "+.2f")])
-        if v == "ordinary" and search is not None:
-            for r in search[search["policy_a"] == "search"].itertuples():
+        for search in searches if v == "ordinary" else []:
+            for r in search.itertuples():
                 rows.append([r.policy_a, r.policy_b, f"{int(r.games):,} × {int(r.seatings)}",
                              pct(_win(r), 2), est(_margin(r), ".1f"),
                              signed(_pph(r), "+.2f")])
@@ -126,7 +134,7 @@ def build(ctx: Context, doc: Document) -> None:
             caption=f"Seed {int(frames[v]['seed'].iloc[0])}. Win rate over games decided "
                     "(drawn Rubicon games apart)."))
 
-    pairs = [("heuristic", "greedy"), ("greedy", "random"), ("heuristic", "random")]
+    pairs = [("expert", "heuristic"), ("heuristic", "greedy"), ("greedy", "random")]
     groups = {f"{a} vs {b}": [_win(row(frames[v], a, b)) for v in VARIANTS] for a, b in pairs}
     fig = plots.grouped_bar_ci(list(VARIANTS), groups, "first policy's win rate (%)",
                                "Head to head on duplicate deals", scale=100)

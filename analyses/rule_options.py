@@ -3,10 +3,11 @@
 For every variant, a run with the preset's options and one run per other value of each
 option, all on the same seed: game g of every run starts from the same deal, so the
 difference of a per-game measure is averaged over games (paired interval). Every seat plays
-the greedy policy, which declares whatever scores most at once, so an option's effect is
-the rules' and not a strategy's adaptation to them. Measures: points per seat and hand and
-hands per game (Rubicon, one hand a game: points per seat and hand, rubicon rate and
-settlement). ``target`` is tried at 1.5 times the preset's.
+the expert policy, whose planning reads the rules, so an option's effect is what it does to
+good play; the same runs under greedy play, which declares whatever scores most at once, are
+kept beside it, showing the rules' effect without a strategy's adaptation to them.
+Measures: points per seat and hand and hands per game (Rubicon, one hand a game: points
+per seat and hand, rubicon rate and settlement). ``target`` is tried at 1.5 times the preset's.
 
     python analyses/rule_options.py [--quick | --games N] [--check]
 """
@@ -35,7 +36,8 @@ from bezsim.rules import Rules, option_choices, option_names
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
             "rubicon")
 QUICK_VARIANTS = ("ordinary", "four_handed_partners", "rubicon")
-POLICY = "greedy"
+POLICY = "expert"
+COMPARED = "greedy"       # the same seeds and options, for the column of unadapted play
 SCALE = {"three_handed": 0.4, "four_handed": 0.4, "four_handed_partners": 0.6, "rubicon": 2}
 METRICS = {"default": ("points_per_seat_hand", "hands"),
            "rubicon": ("points_per_seat_hand", "rubicon", "stake")}
@@ -64,6 +66,11 @@ def _est(row, prefix: str) -> Estimate:
     return Estimate(*(float(row[k]) for k in keys))
 
 
+def _run_name(policy: str, variant: str, label: str) -> str:
+    # greedy's runs keep the names they had when greedy was the headline (reused runs)
+    return f"{variant}-{label}" if policy == COMPARED else f"{variant}-{policy}-{label}"
+
+
 def build(ctx: Context, doc: Document) -> None:
     variants = QUICK_VARIANTS if ctx.quick else VARIANTS
     answer = doc.section("Answer")
@@ -76,7 +83,10 @@ def build(ctx: Context, doc: Document) -> None:
     for i, variant in enumerate(variants):
         games = max(10, round(ctx.games * SCALE.get(variant, 1)))
         seed = ctx.seed + i
-        base = ctx.simulate(f"{variant}-preset", variant, POLICY, games, seed=seed)
+        base = ctx.simulate(_run_name(POLICY, variant, "preset"), variant, POLICY, games,
+                            seed=seed)
+        base_c = ctx.simulate(_run_name(COMPARED, variant, "preset"), variant, COMPARED,
+                              games, seed=seed)
         metrics = METRICS.get(variant, METRICS["default"])
         rows, labels, diffs, found = [], [], [], []
         base_values = compare_runs(base, base, metrics).set_index("metric")
@@ -84,9 +94,13 @@ def build(ctx: Context, doc: Document) -> None:
             doc.record(f"{variant}.preset.{metric}", _est(base_values.loc[metric], "a"))
         for name, value in alternatives(variant):
             label = f"{name}={value}"
-            run = ctx.simulate(f"{variant}-{label}", variant, POLICY, games, seed=seed,
-                               options={name: value})
+            run = ctx.simulate(_run_name(POLICY, variant, label), variant, POLICY, games,
+                               seed=seed, options={name: value})
             table = compare_runs(run, base, metrics).set_index("metric")
+            run_c = ctx.simulate(_run_name(COMPARED, variant, label), variant, COMPARED,
+                                 games, seed=seed, options={name: value})
+            d_c = doc.record(f"{COMPARED}.{variant}.{label}.points_per_seat_hand", _est(
+                compare_runs(run_c, base_c, ["points_per_seat_hand"]).iloc[0], "diff"))
             cells = []
             for metric in metrics:
                 d = _est(table.loc[metric], "diff")
@@ -97,7 +111,8 @@ def build(ctx: Context, doc: Document) -> None:
             if all(_est(table.loc[m], "diff") == (0.0, 0.0, 0.0) for m in metrics):
                 identical.append((variant, label))
             d_pph = _est(table.loc["points_per_seat_hand"], "diff")
-            rows.append([f"`{label}`", *cells])
+            cell_c = signed(d_c, "+.2f")
+            rows.append([f"`{label}`", *cells, f"**{cell_c}**" if excludes_zero(d_c) else cell_c])
             labels.append(label)
             diffs.append(d_pph)
             if excludes_zero(d_pph):
@@ -109,7 +124,8 @@ def build(ctx: Context, doc: Document) -> None:
                        f"{preset_pph[0]:.1f} points per seat and hand): "
                        + (top if top else "no option changes it measurably")
                        + (f"; {len(found) - 4} more" if len(found) > 4 else "") + ".")
-        heads = [f"Δ {METRIC_TEXT[m][0]} [95%]" for m in metrics]
+        heads = [f"Δ {METRIC_TEXT[m][0]} [95%]" for m in metrics] + [
+            f"{COMPARED} play: Δ points per seat and hand [95%]"]
         preset_text = ", ".join(
             f"{METRIC_TEXT[m][0]} " + (pct(doc.numbers[f"{variant}.preset.{m}"])
                                        if METRIC_TEXT[m][3] == "%" else

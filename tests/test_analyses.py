@@ -77,23 +77,26 @@ def test_script_numbers_are_the_analysis_functions(quick):
         assert_close(numbers["greedy.size_share"],
                      jsonable({str(k): v for k, v in stats["size_share"].items()}))
     elif name == "rubicon_rate":
-        for policy in ("random", "greedy", "heuristic"):
+        for policy in ("random", "greedy", "heuristic", "expert"):
             stats = rubicon_stats(runs / f"rubicon-{policy}")
             assert numbers[f"{policy}.rubicon"] == pytest.approx(list(stats["rubicon"]))
     elif name == "leading_first":
-        lead = lead_value(runs / "three_handed-heuristic")
+        lead = lead_value(runs / "three_handed-expert")
         assert numbers["three_handed.leader_minus_dealer"] == pytest.approx(
             list(lead["leader_minus_dealer"]))
+        lead = lead_value(runs / "three_handed-heuristic")
+        assert numbers["heuristic.three_handed.leader_minus_dealer"] == pytest.approx(
+            list(lead["leader_minus_dealer"]))
     elif name == "rule_options":
-        preset = load_run(runs / "ordinary-preset")
-        played = load_run(runs / "ordinary-seven_scores_when=played")
+        preset = load_run(runs / "ordinary-expert-preset")
+        played = load_run(runs / "ordinary-expert-seven_scores_when=played")
         row = compare_runs(played, preset, ["points_per_seat_hand"]).iloc[0]
         assert numbers["ordinary.seven_scores_when=played.points_per_seat_hand"] == \
             pytest.approx([row["diff"], row["diff_low"], row["diff_high"]])
         assert row["method"] == "paired"
     elif name == "policy_ladder":
         import pandas as pd
-        frame = pd.read_parquet(runs / "polish" / "tournament.parquet")
+        frame = pd.read_parquet(runs / "polish-4" / "tournament.parquet")
         r = frame[(frame["policy_a"] == "heuristic") & (frame["policy_b"] == "greedy")].iloc[0]
         assert numbers["polish.heuristic-vs-greedy.win_rate"] == pytest.approx(
             [r["win_rate_a"], r["win_rate_low"], r["win_rate_high"]])
