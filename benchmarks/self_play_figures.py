@@ -6,9 +6,9 @@
 For each policy (every seat plays it): points per seat and hand, and by source (marriages,
 sequences, beziques, fours, brisques and the rest); combinations per seat and hand; the
 share of hands in which trumps were fixed (Rubicon, R6.2); sequences per seat and hand; the
-rubicon rate (R6.8). Intervals: over games for the means (a game's seats and hands are
-averaged first, so games are the independent units), Wilson for the shares. Prints one JSON
-object per policy.
+rubicon rate and the drawn share, of all games (R6.8). Intervals: over games for the
+means (a game's seats and hands are averaged first, so games are the independent units),
+Wilson for the shares. Prints one JSON object per policy.
 """
 
 from __future__ import annotations
@@ -76,9 +76,9 @@ def figures(rules: Rules, policy: str, games: int, seed: int) -> dict:
     hi = batch.hand_info
     fixed = int(np.where(played[:, :, 0], hi[..., C.HI_TRUMP] >= 0, False).sum())
     out["trumps_fixed_share"] = _ci(wilson(fixed, int(hands.sum())))
-    if rules.params()[C.PR_ONE_HAND_GAME]:
-        decided = gi[:, C.GI_WINNER] >= 0
-        out["rubicon_rate"] = _ci(wilson(int(gi[:, C.GI_RUBICON].sum()), int(decided.sum())))
+    if rules.params()[C.PR_ONE_HAND_GAME]:     # of all games, as analyses/rubicon_rate.py
+        out["rubicon_rate"] = _ci(wilson(int(gi[:, C.GI_RUBICON].sum()), games))
+        out["drawn_share"] = _ci(wilson(int((gi[:, C.GI_WINNER] < 0).sum()), games))
     return out
 
 
