@@ -143,15 +143,17 @@ KEEP_M = 2
 
 @njit(cache=True, inline="always", _nrt=False)
 def _get(lo, hi, f):
-    """Count of face ``f`` in a packed pair (four bits a face)."""
+    """Count of face ``f`` in a packed pair (four bits a face). (``int`` keeps plain Python,
+    where a card read from S is an int32, from overflowing.)"""
+    f = int(f)
     if f < 16:
-        return (lo >> (f * _NIB)) & 15
-    return (hi >> ((f - 16) * _NIB)) & 15
+        return (int(lo) >> (f * _NIB)) & 15
+    return (int(hi) >> ((f - 16) * _NIB)) & 15
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _bit(f):
-    return 1 << ((f & 15) * _NIB)
+    return 1 << ((int(f) & 15) * _NIB)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -265,7 +267,7 @@ def _scan(S, seat, packs, rubicon, any_class, m2s):
         unseen += a[6]
     # copies unseen, face by face: the packs less ours less those we can never hold (each
     # count fits its four bits, so the words subtract without borrows)
-    full = packs * _ONES
+    full = int(packs) * _ONES
     return (mine_lo, mine_hi, mar_lo, mar_hi, seq_lo, seq_hi, bez_lo, bez_hi, four_lo,
             four_hi, full - mine_lo - un_lo, full - mine_hi - un_hi, unseen)
 

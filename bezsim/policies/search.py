@@ -256,7 +256,7 @@ def search_policy(S, seat, params, stream):
     rollout = GREEDY if params[P_ROLLOUT] == 1 else (HEURISTIC if params[P_ROLLOUT] == 2
                                                      else EXPERT)
     ids = np.full(players, rollout, np.int64)
-    pp = np.zeros((players, 16))
+    pp = np.zeros((players, N_ROLLOUT_WEIGHTS))   # wide enough for every policy's row
     for p in range(players):
         if rollout == GREEDY:
             pp[p, 0] = GREEDY_DEFAULTS[0]
@@ -265,7 +265,8 @@ def search_policy(S, seat, params, stream):
             for i in range(N_ROLLOUT_WEIGHTS):
                 pp[p, i] = params[P_ROLLOUT_WEIGHTS + i]
         else:
-            pp[p, :] = weights
+            for i in range(weights.shape[0]):
+                pp[p, i] = weights[i]
     rr = np.zeros((1 + players, 4), np.uint64)
     base = np.empty(S_BASE, np.int32)
     known = np.empty(MAX_HAND, np.int32)
