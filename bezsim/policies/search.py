@@ -4,12 +4,13 @@ and an exact solver for two-handed stage 2.
 A card decision samples ``samples`` deals of the cards the seat has not seen (other seats'
 concealed cards and the stock, in the counts it knows), the same deals for every candidate
 card, and plays each candidate out to the end of the hand with the engine's own rules and
-built-in players (``rollout``: greedy or heuristic at their defaults). It keeps the card with
-the best total hand margin: its side's points minus the best other side's. Once the stock is
-empty in a two-handed game without open cards, a player who remembers the cards knows both
-hands, and policies/solver.py plays the last tricks exactly. Declarations (and Polish seven
-exchanges) are the heuristic's; so is the R4.2 pairs ending, whose tricks the play-outs do
-not resume.
+built-in players (``rollout``: greedy or heuristic at their defaults, or expert at its
+tuned defaults for the variant). It keeps the card with the best total hand margin: its
+side's points minus the best other side's. Once the stock is empty in a two-handed game
+without open cards, a player who remembers the cards knows both hands, and
+policies/solver.py plays the last tricks exactly. Declarations (and Polish seven exchanges)
+are the base policy's, the heuristic's (expert's with ``rollout=3``); so is the R4.2 pairs
+ending, whose tricks the play-outs do not resume, and so is the prior card.
 
 Cost: each sampled deal costs one play-out per distinct legal card; the closing note and the
 README give decisions per second at the default budget.
@@ -71,6 +72,7 @@ from bezsim.engine.state import (
     give,
 )
 from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC
+from bezsim.policies.expert import expert_policy
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
 from bezsim.policies.solver import solve_stage2
 
@@ -220,6 +222,14 @@ def solve_endgame(S, seat, rules):
 
 
 @njit(cache=True)
+def _base(S, seat, by_expert, weights, expert_w, rng):
+    """The base policy's decision: expert's (rollout=3) or the heuristic's."""
+    if by_expert:
+        return expert_policy(S, seat, expert_w, rng)
+    return heuristic_policy(S, seat, weights, rng)
+
+
+@njit(cache=True)
 def search_policy(S, seat, params, stream):
     """The search policy (see the module docstring): returns an index into the offer."""
     rules = rules_of(S)
@@ -228,10 +238,17 @@ def search_policy(S, seat, params, stream):
     weights = np.zeros(16)
     for i in range(len(DEFAULT_WEIGHTS)):
         weights[i] = DEFAULT_WEIGHTS[i]
+    # rollout=3: expert plays the play-outs and also makes the decisions search leaves to
+    # its base policy (declarations, the prior card, fallbacks); otherwise the heuristic
+    by_expert = params[P_ROLLOUT] == 3
+    expert_w = np.zeros(N_ROLLOUT_WEIGHTS)
+    for i in range(N_ROLLOUT_WEIGHTS):
+        expert_w[i] = params[P_ROLLOUT_WEIGHTS + i]
     stage = S[O_SC + SC_STAGE]
     if S[O_DECISION] != D_PLAY or n == 1 or (
             stage == 2 and rules[PR_STAGE2_PAIRS] != 0 and players == 4):
-        return heuristic_policy(S, seat, weights, np.zeros((1 + players, 4), np.uint64))
+        return _base(S, seat, by_expert, weights, expert_w,
+                     np.zeros((1 + players, 4), np.uint64))
     if (stage == 2 and players == 2 and rules[PR_OPEN_CARDS] == 0
             and params[P_EXACT_STAGE2] != 0):
         i = solve_endgame(S, seat, rules)
@@ -276,7 +293,7 @@ def search_policy(S, seat, params, stream):
     samples = max(1, int(params[P_SAMPLES]))
     for _ in range(samples):
         if not determinize(S, base, seat, rules, stream, pool, known):
-            return heuristic_policy(S, seat, weights, rr)
+            return _base(S, seat, by_expert, weights, expert_w, rr)
         for j in range(n_cand):
             for i in range(S_BASE):
                 W[i] = base[i]
@@ -285,7 +302,7 @@ def search_policy(S, seat, params, stream):
     # the heuristic's own card keeps its place unless another beats it by ``prior`` points
     # a sample: with few samples the estimates are noisy, and the prior keeps search from
     # trading a sound card for a lucky one
-    h = heuristic_policy(S, seat, weights, rr)
+    h = _base(S, seat, by_expert, weights, expert_w, rr)
     best = 0
     for j in range(n_cand):
         if S[O_ACTS + cand[j]] & 31 == S[O_ACTS + h] & 31:
