@@ -107,10 +107,10 @@ def _rules_options(func):
                              "them.")(func)
     func = click.option("--policies", "--policy", "policies", default="random",
                         show_default=True,
-                        help="Policy for every seat (random, greedy, heuristic, search, or "
-                             "your own package.module:function), or a comma list, one per "
-                             "seat; a policy may carry parameters: "
-                             "greedy(stage2_win_margin=8).")(func)
+                        help="Policy for every seat (random, greedy, heuristic, expert, "
+                             "search, your own package.module:function, or @FILE.json from "
+                             "bezsim tune), or a comma list, one per seat; a policy may "
+                             "carry parameters: greedy(stage2_win_margin=8).")(func)
     func = click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
                         help="Rule option (repeatable); `bezsim options` lists them.")(func)
     func = click.option("--players", type=int, default=None,

@@ -155,8 +155,8 @@ def _search_function():
 BUILTINS["search"] = PolicyInfo(
     "search", EXTERNAL,
     "Monte Carlo search: each card is tried in sampled deals consistent with what the seat "
-    "has seen, played out by heuristic players; two-handed stage 2 is solved exactly; "
-    "declarations as heuristic",
+    "has seen, played out by heuristic players (rollout=3: expert ones); two-handed stage 2 "
+    "is solved exactly; declarations as heuristic (rollout=3: as expert)",
     (Param("samples", 12.0, "sampled deals per card decision (the budget)", 1, 1_000_000,
            whole=True),
      Param("rollout", 2.0, "policy of the play-outs: 1 greedy, 2 heuristic, 3 expert (its "
