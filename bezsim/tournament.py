@@ -300,12 +300,14 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 def describe_run(rules: Rules, policies: Sequence[str], games: int, seed: int) -> dict[str, Any]:
     """The run description stored beside the table (and in its Parquet metadata)."""
     from bezsim.io.manifest import library_versions
+    from bezsim.policies.registry import resolved_values
 
     return {
         "command": "tournament",
         "variant": rules.variant,
         "options": dict(rules.options),
         "policies": list(policies),
+        "policy_params": resolved_values(list(policies), rules.variant),
         "seed": int(seed),
         "games": int(games),
         "seatings": ["".join("AB"[r] for r in s)
@@ -316,7 +318,7 @@ def describe_run(rules: Rules, policies: Sequence[str], games: int, seed: int) -
     }
 
 
-IDENTITY_KEYS = ("variant", "options", "policies", "seed", "games")
+IDENTITY_KEYS = ("variant", "options", "policies", "policy_params", "seed", "games")
 
 
 def check_out_dir(out_dir: str | Path, description: dict[str, Any]) -> None:
@@ -343,7 +345,9 @@ def check_out_dir(out_dir: str | Path, description: dict[str, Any]) -> None:
     except (OSError, ValueError):
         stored = None
     same = isinstance(stored, dict) and all(
-        stored.get(k) == json.loads(json.dumps(description.get(k))) for k in IDENTITY_KEYS)
+        # policy_params: absent in tournaments written before expert (none of them ran it)
+        stored.get(k, {} if k == "policy_params" else None)
+        == json.loads(json.dumps(description.get(k))) for k in IDENTITY_KEYS)
     if not same:
         raise TournamentError(f"output directory {out} holds a different tournament; choose "
                               "another output directory or delete this one")

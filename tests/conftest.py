@@ -129,6 +129,7 @@ def _fake_registry() -> types.ModuleType:
 
     module.parse_policies = parse_policies
     module.policy_functions = lambda specs: None     # no external policies in the fake
+    module.resolved_values = lambda specs, variant: {}   # no by-variant policy in the fake
     return module
 
 

@@ -88,3 +88,21 @@ def test_bad_tuning_input_is_one_line_and_nonzero(tmp_path, capsys):
             assert exc.code != 0
         err = capsys.readouterr().err.strip()
         assert err.startswith("bezsim: error:") and message in err and "\n" not in err, err
+
+
+def test_a_run_made_with_other_expert_defaults_is_not_resumed(tmp_path, monkeypatch):
+    """Plain ``expert`` means the shipped tuned set: a run directory made under another set
+    is a different run, never resumed into a mix of two players under one name."""
+    from bezsim.errors import BezsimError
+    from bezsim.policies import registry
+    from bezsim.runner import run_simulation
+
+    rules = Rules.make("ordinary")
+    out = tmp_path / "run"
+    run_simulation(rules, ["expert", "greedy"], 3, 4, out, progress=False)
+    run_simulation(rules, ["expert", "greedy"], 3, 4, out, progress=False)   # same: resumes
+    table = json.loads(json.dumps(registry._tuned_table()))
+    table["expert"]["ordinary"]["params"]["cash"] = 0.123
+    monkeypatch.setattr(registry, "_tuned_table", lambda: table)
+    with pytest.raises(BezsimError, match="tuned defaults have changed"):
+        run_simulation(rules, ["expert", "greedy"], 3, 4, out, progress=False)

@@ -36,6 +36,11 @@ def run_identity(rules: Rules, policies: list[str], seed: int, games: int,
         "games": int(games),
         "shard_size": int(shard_size),
     }
+    from bezsim.policies.registry import resolved_values
+
+    values = resolved_values(list(policies), rules.variant)
+    if values:                         # expert: its defaults depend on the shipped tuning
+        identity["policy_params"] = values
     # normalise through JSON so a fresh identity compares equal to one read from disk
     return json.loads(json.dumps(identity, sort_keys=True))
 
@@ -123,6 +128,10 @@ def describe_difference(found: dict[str, Any], wanted: dict[str, Any]) -> str | 
     for key in ("seed", "games", "policies", "shard_size", "bezsim_version"):
         if found.get(key) != wanted[key]:
             return f"{labels[key]} {_show(found.get(key))}, not {_show(wanted[key])}"
+    if found.get("policy_params") != wanted.get("policy_params"):
+        return ("other parameter values for " + ", ".join(sorted(wanted.get("policy_params")
+                                                                 or found["policy_params"]))
+                + " (its tuned defaults have changed since the run was made)")
     return None
 
 

@@ -352,6 +352,19 @@ def expert_row(variant: str | None) -> np.ndarray:
     return policy_params(["expert"], variant)[0, :len(BUILTINS["expert"].params)]
 
 
+def resolved_values(specs: list[str], variant: str) -> dict[str, dict[str, float]]:
+    """The parameter values that by-variant policies (expert) actually play with, by spec:
+    recorded with a run, so a run whose defaults have since changed is not taken for the
+    same run (a resume would otherwise mix two players under one name)."""
+    out = {}
+    for spec in specs:
+        info, _ = parse_spec(spec)
+        if info.by_variant and spec not in out:
+            row = policy_params([spec], variant)[0]
+            out[spec] = {p.name: float(row[i]) for i, p in enumerate(info.params)}
+    return out
+
+
 def tuned_defaults(policy: str, variant: str | None) -> dict[str, float]:
     """The shipped tuned parameters of ``policy`` for a variant preset (empty when none)."""
     if variant is None:

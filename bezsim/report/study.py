@@ -87,8 +87,9 @@ class Context:
 
 def _same_tournament(path: Path, description: dict[str, Any]) -> bool:
     stored = json.loads(path.read_text())
-    keys = ("variant", "options", "policies", "seed", "games")
-    return all(stored.get(k) == json.loads(json.dumps(description[k])) for k in keys)
+    keys = ("variant", "options", "policies", "policy_params", "seed", "games")
+    return all(stored.get(k, {} if k == "policy_params" else None)
+               == json.loads(json.dumps(description[k])) for k in keys)
 
 
 @dataclass
