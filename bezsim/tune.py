@@ -128,7 +128,7 @@ def fitness(rules: Rules, spec: str, against: tuple[str, ...], deals: int, seed:
 
 def check_setup(setup: TuneSetup) -> None:
     """Refuse what cannot run, in one line, before anything is played."""
-    rules = _rules(setup)
+    _rules(setup)                        # a RulesError for rules that cannot be played
     try:
         info, _ = parse_spec(setup.policy)
     except PolicyError as exc:
@@ -146,7 +146,6 @@ def check_setup(setup: TuneSetup) -> None:
             raise TuneError(f"{name} must be a whole number of at least {low}, got {value!r}")
     if not (isinstance(setup.sigma, (int, float)) and 0 < setup.sigma <= 10):
         raise TuneError(f"sigma must be a number above 0 and at most 10, got {setup.sigma!r}")
-    del rules
 
 
 def _load(out: Path, setup: TuneSetup) -> dict[str, Any] | None:

@@ -157,11 +157,6 @@ def _bit(f):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def undecided_of(trump):
-    return trump == NO_TRUMP
-
-
-@njit(cache=True, inline="always", _nrt=False)
 def _at_least(m, u, p):
     """Chance of at least ``m`` of ``u`` unseen copies coming to us, each with chance ``p``."""
     if m <= 0:
@@ -186,10 +181,11 @@ def _at_least(m, u, p):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _scan16(S, row, first, rubicon, any_class, m2s):
-    """Counts over 16 consecutive card ids (one packed word's faces): mine, free to marry,
-    to make a sequence, a higher bezique, a four; never ours; unseen. Without branches on
-    the cards (which are random): a mispredicted branch per card cost more than the test."""
+def _scan_half(S, row, packs, half, rubicon, any_class, m2s):
+    """Counts over the 16 faces of one packed word (``half`` 0: spades and hearts, 16:
+    diamonds and clubs), every pack: mine, free to marry, to make a sequence, a higher
+    bezique, a four; never ours; unseen. Without branches on the cards (which are random):
+    a mispredicted branch per card cost more than the test."""
     mine = 0
     mar = 0
     seq = 0
@@ -197,8 +193,9 @@ def _scan16(S, row, first, rubicon, any_class, m2s):
     four = 0
     out = 0
     unseen = 0
-    for f in range(16):
-        c = first + f
+    for i in range(16 * packs):
+        f = i & 15
+        c = (i >> 4) * 32 + half + f
         v = S[row + c]
         h = S[O_HIST + c]
         b = 1 << (f * _NIB)
@@ -235,41 +232,13 @@ def _scan(S, seat, packs, rubicon, any_class, m2s):
     Freedom follows R1.9 (ordinary) or R6.6 (Rubicon: low history bits mean 'in an intact
     combination', bits << H_EVER_SHIFT 'ever declared in')."""
     row = O_SEEN + seat * N_MAX
-    mine_lo = 0
-    mine_hi = 0
-    mar_lo = 0
-    mar_hi = 0
-    seq_lo = 0
-    seq_hi = 0
-    bez_lo = 0
-    bez_hi = 0
-    four_lo = 0
-    four_hi = 0
-    un_lo = 0
-    un_hi = 0
-    unseen = 0
-    for k in range(packs):
-        a = _scan16(S, row, k * 32, rubicon, any_class, m2s)
-        mine_lo += a[0]
-        mar_lo += a[1]
-        seq_lo += a[2]
-        bez_lo += a[3]
-        four_lo += a[4]
-        un_lo += a[5]
-        unseen += a[6]
-        a = _scan16(S, row, k * 32 + 16, rubicon, any_class, m2s)
-        mine_hi += a[0]
-        mar_hi += a[1]
-        seq_hi += a[2]
-        bez_hi += a[3]
-        four_hi += a[4]
-        un_hi += a[5]
-        unseen += a[6]
+    lo = _scan_half(S, row, packs, 0, rubicon, any_class, m2s)
+    hi = _scan_half(S, row, packs, 16, rubicon, any_class, m2s)
     # copies unseen, face by face: the packs less ours less those we can never hold (each
     # count fits its four bits, so the words subtract without borrows)
     full = int(packs) * _ONES
-    return (mine_lo, mine_hi, mar_lo, mar_hi, seq_lo, seq_hi, bez_lo, bez_hi, four_lo,
-            four_hi, full - mine_lo - un_lo, full - mine_hi - un_hi, unseen)
+    return (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], lo[3], hi[3], lo[4], hi[4],
+            full - lo[0] - lo[5], full - hi[0] - hi[5], lo[6] + hi[6])
 
 
 @njit(cache=True, _nrt=False)
@@ -304,7 +273,7 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
                 combo += S[O_RULES + PR_POINTS + K_SEVEN_DECLARE] * cash
         elif r == ACE:
             v += w[E_ACE]
-    if r > JACK or (r == TEN and s != trump and not rubicon and not undecided_of(trump)):
+    if r > JACK or (r == TEN and s != trump and not rubicon and trump != NO_TRUMP):
         return v + w[E_COMBO] * combo   # 9, 8, 7 and plain tens complete nothing
     undecided = trump == NO_TRUMP
     uf = _get(un_lo, un_hi, f)
@@ -916,7 +885,7 @@ def expert_policy(S, seat, w, rng):
     # what winning this trick brings beyond its cards: a declaration (stage 1), denying one
     win_bonus = 0.0
     lose_cost = 0.0
-    if not stage2 or polish:
+    if not stage2:
         ready = _ready_value(S, counts, t, bq, bj, levels, rubicon)
         win_bonus = w[E_DECLARE_WIN] * ready
         opp = 0.0
@@ -943,7 +912,7 @@ def expert_policy(S, seat, w, rng):
                 winner_is_partner = winner_seat == ((seat + 2) & 3)
     for i in range(n):
         c = S[O_ACTS + i]
-        if stage2 and not polish:
+        if stage2:
             keep = _stage2_value(w, c, t, brisque_pts)
         else:
             keep = _keep_value(S, w, c, packs, t, counts, p, rubicon, bq, bj,
