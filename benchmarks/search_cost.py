@@ -4,10 +4,11 @@
         [--variant ordinary]
 
 Plays ``--games`` games of the spec against ``heuristic`` on one thread and divides the
-search seat's card plays (every trick it plays a card; its declarations are the heuristic's
-and cost nothing) by the wall time, opponent included. Also times the same games with
-heuristic in the search seat, so the search's own cost can be read off. One JSON line per
-spec.
+search seat's card plays (every trick it plays a card; its declarations are its base
+policy's and cost nothing) by the wall time, opponent included: with ``horizon`` below the
+stock, many of those plays are the base policy's and cost nothing either, so ``ms_per_hand``
+is the figure to compare across settings. Also times the same games with heuristic in the
+search seat, so the search's own cost can be read off. One JSON line per spec.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from bezsim.policies.registry import split_specs
 from bezsim.rules import Rules
 
 
-def card_plays(batch, seat: int) -> int:
-    """Cards the seat played: one per trick, every hand."""
+def card_plays(batch, rules: Rules) -> int:
+    """Cards the seat played: one per trick, every hand (two-handed: the pack's cards over
+    two, 32 in the ordinary game, 64 in Rubicon)."""
     hands = int(batch.game_info[:, C.GI_HANDS].sum())
-    return hands * 32          # two-handed: 24 stock tricks + 8 stage-2 tricks
+    return hands * int(rules.params()[C.PR_PACKS]) * 32 // 2
 
 
 def main() -> None:
@@ -45,12 +47,14 @@ def main() -> None:
         t = time.perf_counter()
         batch = run_games(rules, [spec, "heuristic"], 1, 0, args.games, threads=1)
         seconds = time.perf_counter() - t
-        plays = card_plays(batch, 0)
+        plays = card_plays(batch, rules)
+        hands = int(batch.game_info[:, C.GI_HANDS].sum())
         print(json.dumps({
             "spec": spec, "variant": args.variant, "games": args.games,
-            "hands": int(batch.game_info[:, C.GI_HANDS].sum()), "seconds": round(seconds, 2),
+            "hands": hands, "seconds": round(seconds, 2),
             "card_decisions": plays, "decisions_per_s": round(plays / seconds),
             "ms_per_decision": round(1000 * seconds / plays, 3),
+            "ms_per_hand": round(1000 * seconds / max(1, hands), 1),
             "heuristic_only_seconds": round(base_s, 3)}), flush=True)
 
 

@@ -407,7 +407,8 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
 @click.option("--against", default="heuristic", show_default=True, metavar="P1[,P2...]",
               help="The fixed opponents; the fitness is the mean result against them.")
 @click.option("--params", "param_names", default=None, metavar="NAME[,NAME...]",
-              help="The parameters to tune [default: all of the policy's].")
+              help="The parameters to tune [default: all of the policy's that the "
+                   "variant's games read].")
 @click.option("--deals", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Duplicate deals per opponent and candidate (each played in every "
                    "seating).")
@@ -444,7 +445,9 @@ def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
     names = tuple(n.strip() for n in (param_names or "").split(",") if n.strip())
     setup = tuning.TuneSetup(rules.variant, tuple(options), start,
                              tuple(split_specs(against)), deals, seed, generations, popsize,
-                             float(sigma), names or tuple(p.name for p in info.params))
+                             float(sigma),
+                             names or tuple(p.name for p in info.params
+                                            if p.read_in(rules.variant)))
     tuning.check_setup(setup)
     if threads is not None:
         check_threads(threads)

@@ -200,8 +200,10 @@ def tune(setup: TuneSetup, out: str | Path, threads: int | None = None,
     from tqdm import tqdm
 
     if not setup.params:
+        # every parameter the variant's games read (a Rubicon weight is noise elsewhere)
         info, _ = parse_spec(setup.policy)
-        setup = TuneSetup(**{**asdict(setup), "params": tuple(p.name for p in info.params)})
+        setup = TuneSetup(**{**asdict(setup), "params": tuple(
+            p.name for p in info.params if p.read_in(setup.variant))})
     check_setup(setup)
     rules = _rules(setup)
     one_hand = bool(rules.params()[C.PR_ONE_HAND_GAME])

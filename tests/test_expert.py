@@ -18,10 +18,19 @@ from bezsim.position import build_state, parse_position
 PLANNER = "expert(later=0.95,defer=4)"
 
 
-def _declare(policy_id, data, spec=PLANNER):
+def _tally(S, points=None, brisques=None):
+    """Points this hand and brisque points taken, seat by seat (positions start at 0)."""
+    for seat, v in enumerate(points or ()):
+        S[st.O_SC + C.SC_HAND_POINTS + seat] = v
+    for seat, v in enumerate(brisques or ()):
+        S[st.O_BRISQ_TAKEN + seat] = v
+
+
+def _declare(policy_id, data, spec=PLANNER, points=None, brisques=None):
     """The declaration code ``policy_id`` scores in a 'declare' position (A_STOP: none)."""
     pos = parse_position({**data, "phase": "declare"})
     S = build_state(pos)
+    _tally(S, points, brisques)
     params = pos.rules.params()
     n = legal_declarations(params, S, pos.to_move, True, True, st.O_ACTS)
     S[st.O_ACTS + n] = C.A_STOP
@@ -34,9 +43,10 @@ def _declare(policy_id, data, spec=PLANNER):
     return int(S[st.O_ACTS + choose(policy_id, S, pos.to_move, rows, rng)]), offer
 
 
-def _play(policy_id, data, spec="expert"):
+def _play(policy_id, data, spec="expert", points=None, brisques=None):
     pos = parse_position({**data, "phase": "play"})
     S = build_state(pos)
+    _tally(S, points, brisques)
     n = legal_plays(S, pos.to_move, len(pos.current_trick), pos.trumps, pos.stage,
                     int(pos.rules.params()[C.PR_STAGE2_DUTY]))
     S[st.O_N_ACTS] = n
@@ -160,3 +170,84 @@ def test_polish_wins_the_card_that_completes_its_marriage():
                       {"hand": ["A♠", "7♠", "8♣", "9♣", "7♦", "8♦", "9♦", "7♣"],
                        "open": ["Q♠"]}]}
     assert _play(EXPERT, data) == "A♠"
+
+
+# --- Rubicon: played for the settlement (R6.8) ------------------------------------------------
+
+LATE_RUBICON = {"variant": "rubicon", "trumps": "♠", "trick": 53, "stock": 4, "to_move": 0,
+                "seats": [{"hand": ["K♥", "Q♥", "7♦", "8♦", "9♦", "7♣", "8♣", "9♣", "7♥"]},
+                          {"hand": []}]}
+SETTLING = "expert(endgame=3,settle=0)"
+
+
+@pytest.mark.parametrize("mine, theirs, my_brisques, their_brisques, declares", [
+    # 690 + 20 rounds to 700; with every brisque left (20) and the last trick (50) it can
+    # reach neither 1000 nor 1500: a rubiconed loser pays his own rounded total too, so no
+    # marriage
+    (690, 1500, 0, 300, False),
+    # the same points, but his brisques and those left could carry him over 1000: declare
+    (690, 1500, 200, 50, True),
+    # 670 + 20 stays 600 rounded: the marriage costs nothing, so it is scored
+    (670, 1500, 0, 300, True),
+    # 690 + 20 reaches the other's 700 rounded: it may win the game
+    (690, 720, 0, 300, True),
+])
+def test_a_sure_rubicon_declares_nothing_that_raises_its_stake(mine, theirs, my_brisques,
+                                                                their_brisques, declares):
+    chosen, offer = _declare(EXPERT, LATE_RUBICON, SETTLING, (mine, theirs),
+                             (my_brisques, their_brisques))
+    marriage = code(C.K_COMMON_MARRIAGE, C.HEARTS)
+    assert marriage in offer
+    assert chosen == (marriage if declares else C.A_STOP)
+    # without the endgame logic (endgame=0) the marriage is always scored
+    plain, _ = _declare(EXPERT, LATE_RUBICON, "expert(endgame=0)", (mine, theirs),
+                        (my_brisques, their_brisques))
+    assert plain == marriage
+
+
+LED_TEN = {"variant": "rubicon", "trumps": "♠", "trick": 53, "stock": 4, "to_move": 1,
+           "current_trick": ["10♣"],
+           "seats": [{"hand": []},
+                     {"hand": ["A♣", "7♦", "8♦", "9♦", "7♥", "8♥", "9♥", "7♣", "8♣"]}]}
+
+
+@pytest.mark.parametrize("mine, theirs, my_brisques, their_brisques, critical", [
+    (850, 800, 100, 100, True),      # level rounded totals: brisques decide (R6.8)
+    (700, 1400, 100, 100, False),    # he is ahead and over 1000, I cannot reach 1000 (700 +
+    #                                  100 + the 120 left + 50): nothing hangs on brisques...
+    (1500, 800, 300, 0, False),      # ...nor here: 800 + the 20 left + 50 cannot reach 1000
+    (1500, 800, 100, 0, True),       # but here they may save him: deny him the ten
+])
+def test_brisques_are_fought_for_when_they_decide_the_settlement(mine, theirs, my_brisques,
+                                                                  their_brisques, critical):
+    spec = "expert(endgame=3,settle=200)"
+    card = _play(EXPERT, LED_TEN, spec, (mine, theirs), (my_brisques, their_brisques))
+    assert (card == "A♣") == critical
+    # settle=0: the ten is left to him in every case (the ace is worth more kept)
+    assert _play(EXPERT, LED_TEN, "expert(endgame=3,settle=0)", (mine, theirs),
+                 (my_brisques, their_brisques)) != "A♣"
+
+
+# --- partners: the partner's cards on the table (R4.2) ----------------------------------------
+
+PARTNER_JACKS = {
+    "variant": "four_handed_partners", "trumps": "♥", "turnup": "9♥", "trick": 10,
+    "stock": 40, "to_move": 0,
+    "seats": [{"hand": ["Q♠#0", "Q♠#1", "A♣", "7♦", "8♦", "9♦", "7♥", "8♠", "9♠"]},
+              {"hand": []},
+              {"hand": ["Q♠#2", "J♦#0", "J♠#0", "J♥#0", "J♦#1", "J♣#0"],
+               "declared": {"Q♠#2": ["bezique"], "J♦#0": ["bezique"], "J♠#0": ["four"],
+                            "J♥#0": ["four"], "J♦#1": ["four"], "J♣#0": ["four"]}},
+              {"hand": []}]}
+
+
+def test_the_partners_jacks_on_the_table_make_our_double_bezique():
+    """Seat 0 holds Q♠ Q♠; its partner has both J♦ face up (one in a single bezique, one in
+    four jacks). A double may take them (R4.2), and the engine offers it: 500."""
+    offered = _declare(EXPERT, PARTNER_JACKS)[1]
+    assert code(C.K_DOUBLE_BEZIQUE) in offered
+    # so a trick the opponents are winning is worth taking with the ace: the win lets us
+    # declare the double; expert without the partner's cards (partner=0) lets it go
+    data = {**PARTNER_JACKS, "current_trick": ["9♣", "7♣", "8♣"]}   # led by seat 1
+    assert _play(EXPERT, data, "expert(partner=0.4)") == "A♣"
+    assert _play(EXPERT, data, "expert(partner=0)") != "A♣"

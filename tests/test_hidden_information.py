@@ -58,9 +58,9 @@ def perturbed(snapshots):
 
 def default_rows(name: str, players: int) -> np.ndarray:
     """The parameter rows the engine gives this policy at its defaults (the scripted ids,
-    which read none, take the rows of ``random``)."""
-    return policy_params(parse_policies([name if name in POLICY_IDS else "random"] * players,
-                                        players))
+    which read none, take the rows of ``random``); a spec with parameters, its own rows."""
+    spec = name if name in POLICY_IDS or "(" in name else "random"
+    return policy_params(parse_policies([spec] * players, players))
 
 
 def decide(policy, S, seat, pol_params, rng):
@@ -204,6 +204,23 @@ def test_builtin_policy_ignores_hidden_cards(name, perturbed):
 
     found = mismatches(policy, name, perturbed)
     assert not found, f"{name} decided differently {len(found)} times, e.g. {found[:5]}"
+
+
+@pytest.mark.parametrize("spec", ["search(rollout=3,samples=3,prior=0,z=1,horizon=30)",
+                                  "expert(endgame=30,settle=60,partner=0.5)"])
+def test_policy_with_parameters_ignores_hidden_cards(spec, perturbed):
+    """Code paths the defaults above leave off: search with expert play-outs, its confidence
+    gate and horizon (its sampled deals come from the seat's knowledge only), and expert's
+    Rubicon settlement play and partnership logic (they read the hand points, the brisques
+    each seat has taken and the partner's cards on the table, all public). Re-dealing what
+    the seat cannot see changes neither the decision nor the random stream."""
+    def policy(S, seat, pol_params, rng):
+        if spec.startswith("search"):
+            return search_policy(S, seat, pol_params[seat], rng[1 + seat])
+        return choose(POLICY_IDS["expert"], S, seat, pol_params, rng)
+
+    found = mismatches(policy, spec, perturbed)
+    assert not found, f"{spec} decided differently {len(found)} times, e.g. {found[:5]}"
 
 
 # --- negative controls: policies that peek are caught ---------------------------------------

@@ -115,3 +115,32 @@ def test_search_plays_every_variant(variant, options, policies):
     for a, b in ((one.hand_seat, two.hand_seat), (one.game_info, two.game_info),
                  (one.events, two.events)):
         assert np.array_equal(a, b)
+
+
+def test_the_confidence_gate_needs_a_gain_beyond_the_prior():
+    """z > 0: another card replaces the base policy's only when its mean paired gain over the
+    same sampled deals clears ``prior`` by z standard errors. In the two-card ending above
+    (stage 2 sampled, not solved: every deal is the same, so the gain of 7♣ over the
+    heuristic's A♠ is exactly 20 with no spread) a prior of 19 lets 7♣ through and 21 keeps
+    A♠, whatever z."""
+    S = endgame(["A♠", "7♣"], ["10♠", "K♣"], C.HEARTS)
+    for z in (0.5, 3, 50):
+        spec = f"search(exact_stage2=0,samples=6,z={z},prior="
+        assert search_card(S, spec + "19)") == parse_card("7♣", 2)
+        assert search_card(S, spec + "21)") == parse_card("A♠", 2)
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
+def test_no_stage1_search_before_the_horizon(variant):
+    """horizon=0: stage 1 is left to the base policy (expert, rollout=3), and with stage 2
+    sampled behind a prior no card can clear, the search seat plays expert's games exactly;
+    a horizon that lets search in changes them."""
+    rules = Rules.make(variant, {})
+    blocked = "search(rollout=3,exact_stage2=0,prior=1000000,z=1,horizon=0)"
+    ref = run_games(rules, ["expert", "expert"], 11, 0, 3, threads=1)
+    gated = run_games(rules, [blocked, "expert"], 11, 0, 3, threads=1)
+    assert np.array_equal(ref.game_info, gated.game_info)
+    assert np.array_equal(ref.events, gated.events)
+    free = run_games(rules, ["search(rollout=3,samples=4,prior=0,z=0.5,horizon=1000)",
+                             "expert"], 11, 0, 3, threads=1)
+    assert not np.array_equal(ref.events, free.events)

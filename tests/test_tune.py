@@ -106,3 +106,19 @@ def test_a_run_made_with_other_expert_defaults_is_not_resumed(tmp_path, monkeypa
     monkeypatch.setattr(registry, "_tuned_table", lambda: table)
     with pytest.raises(BezsimError, match="tuned defaults have changed"):
         run_simulation(rules, ["expert", "greedy"], 3, 4, out, progress=False)
+
+
+@pytest.mark.parametrize("variant, read, unread", [
+    ("ordinary", {"combo", "later"}, {"rubicon_brisque", "settle", "open_potential",
+                                      "partner", "trump_suit", "endgame"}),
+    ("rubicon", {"settle", "endgame", "rubicon_brisque", "trump_suit"},
+     {"open_potential", "partner"}),
+    ("four_handed_partners", {"partner", "combo"}, {"settle", "open_potential"}),
+])
+def test_by_default_only_the_parameters_a_variant_reads_are_tuned(tmp_path, variant, read,
+                                                                  unread):
+    """A Rubicon weight tuned in the ordinary game would only add noise to the search."""
+    state = tuning.tune(_setup(1, variant=variant, params=(), deals=2, popsize=2,
+                               policy="expert"), tmp_path / variant)
+    tuned = set(state["setup"]["params"])
+    assert read <= tuned and not (unread & tuned)

@@ -19,7 +19,9 @@ what its seat may see (bezsim.engine.state names the regions):
   copy's declaration history ``S[O_HIST + card]`` (every declaration is shown, so public),
   the rules table ``S[O_RULES + PR_*]``, and every seat's pending "to score" combinations
   (R1.10: announced aloud, so public): ``S[O_PEND_N + p]`` of them, the i-th at
-  ``S[O_PEND + (p * PENDING_MAX + i) * PENDING_WIDTH:]`` as (code, n cards, card ids).
+  ``S[O_PEND + (p * PENDING_MAX + i) * PENDING_WIDTH:]`` as (code, n cards, card ids), and
+  the brisque points each seat has taken in tricks this hand, ``S[O_BRISQ_TAKEN + p]``
+  (every trick is seen by all; Rubicon counts them aside, R6.7).
 
 It must not read other regions (hidden hands, stock order), nor the actions and points
 regions past the offer (they hold earlier offers, such as another seat's legal cards).

@@ -54,6 +54,7 @@ from bezsim.engine.constants import (
     K_FOUR_JACKS,
     K_FOUR_KINGS,
     K_FOUR_QUEENS,
+    K_LAST_TRICK,
     K_PLAIN_SEQUENCE,
     K_QUADRUPLE_BEZIQUE,
     K_ROYAL_MARRIAGE,
@@ -65,6 +66,7 @@ from bezsim.engine.constants import (
     PR_BEZ_PAIR,
     PR_BRISQUE_VALUE,
     PR_BRISQUES_ASIDE,
+    PR_CLOSE_BY_POINTS,
     PR_DOUBLE_BEZ,
     PR_MARR_TO_SEQ,
     PR_NO_SEVEN,
@@ -77,6 +79,7 @@ from bezsim.engine.constants import (
     PR_STAGE2_PAIRS,
     QUEEN,
     REUSE_ANY_CLASS,
+    SC_HAND_POINTS,
     SC_LEADER,
     SC_N_TRICK,
     SC_PACKS,
@@ -90,12 +93,14 @@ from bezsim.engine.constants import (
     V_MINE,
     V_MINE_SHOWN,
     V_OPEN,
+    V_SHOWN,
     V_UNSEEN,
 )
 from bezsim.engine.state import (
     N_MAX,
     O_ACTS,
     O_APTS,
+    O_BRISQ_TAKEN,
     O_DECISION,
     O_HIST,
     O_N_ACTS,
@@ -128,11 +133,16 @@ E_RANK = 13          # tie-break: points per rank step (a seven cheaper than a n
 E_OPEN_POT = 14      # Polish: share of a partial combination's points an open card brings
 E_SHARE = 15         # weight of a card's equal share of each combination it may complete
 E_LATER = 16         # chance that a combination left "to score" still scores, stock long
-N_EXPERT = 17
+E_SETTLE = 17        # Rubicon: extra points a brisque is worth while the settlement hangs on
+#                      brisques (a loser near the 1000 line, rounded totals level; R6.8)
+E_ENDGAME = 18       # Rubicon: stock tricks left from which the settlement is looked at (0: never)
+E_PARTNER = 19       # partners: share of the partner's best "to score" that a team win is worth;
+#                      above 0, his bezique cards on the table count toward a double (R4.2)
+N_EXPERT = 20
 # untuned starting values, in that order (bezsim/policies/expert_defaults holds the tuned
 # set per preset; the registry reads it)
 BASE_WEIGHTS = (1.0, 0.85, 0.5, 6.0, 4.0, 0.6, 0.5, 6.0, 0.55, 0.7, 12.0, 2.0, 1.0, 0.5,
-                0.3, 0.0, 0.9)
+                0.3, 0.0, 0.9, 0.0, 0.0, 0.0)
 
 _NIB = 4
 _ONES = 0x1111111111111111     # a one in every face's four bits
@@ -250,11 +260,13 @@ def _bez_faces(S, trump):
 
 @njit(cache=True, _nrt=False)
 def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, cash,
-                brisque_pts, mode):
+                brisque_pts, mode, pq=0, pj=0):
     """Points the card is worth kept in a stage-1 hand: its marginal share of the
     combinations still reachable, the trick value of trumps and aces, its brisque.
     ``mode`` KEEP_ALL; KEEP_MB: only its marriages, sequences and beziques (what a four
-    would lock away, R6.6); KEEP_M: only its marriages and sequences (what a bezique would)."""
+    would lock away, R6.6); KEEP_M: only its marriages and sequences (what a bezique would).
+    ``pq``, ``pj``: the partner's bezique queens and jacks on the table, which a double or
+    higher bezique may take (R4.2)."""
     (mine_lo, mine_hi, mar_lo, mar_hi, seq_lo, seq_hi, bez_lo, bez_hi, four_lo, four_hi,
      un_lo, un_hi, _u) = counts
     f = card & 31
@@ -318,14 +330,16 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
             less = 0.0
             for lv in range(first, levels + 1):
                 pts = S[O_RULES + PR_POINTS + K_BEZIQUE + lv - 1]
-                pa = _at_least(lv - a, ua, p)
-                pb = _at_least(lv - b, ub, p)
+                al = a + (pq if lv >= 2 else 0)
+                bl = b + (pj if lv >= 2 else 0)
+                pa = _at_least(lv - al, ua, p)
+                pb = _at_least(lv - bl, ub, p)
                 both = pts * cash * pa * pb
                 full += both
                 if f == bq:
-                    less += pts * cash * _at_least(lv - a + 1, ua, p) * pb
+                    less += pts * cash * _at_least(lv - al + 1, ua, p) * pb
                 else:
-                    less += pts * cash * pa * _at_least(lv - b + 1, ub, p)
+                    less += pts * cash * pa * _at_least(lv - bl + 1, ub, p)
                 if mine_f <= lv:
                     share += both / (2 * lv)
             combo += (full - less) * keep
@@ -348,8 +362,10 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
 
 
 @njit(cache=True, _nrt=False)
-def _ready_value(S, counts, trump, bq, bj, levels, rubicon):
-    """Points of the best combination the seat could score on a win now (R1.10: one)."""
+def _ready_value(S, counts, trump, bq, bj, levels, rubicon, pq=0, pj=0):
+    """Points of the best combination the seat could score on a win now (R1.10: one); a
+    double or higher bezique may take the partner's ``pq`` queens and ``pj`` jacks shown on
+    the table (R4.2)."""
     (mine_lo, mine_hi, mar_lo, mar_hi, seq_lo, seq_hi, bez_lo, bez_hi, four_lo, four_hi,
      _o1, _o2, _u) = counts
     best = 0
@@ -366,7 +382,9 @@ def _ready_value(S, counts, trump, bq, bj, levels, rubicon):
     a = _get(bez_lo, bez_hi, bq)
     b = _get(bez_lo, bez_hi, bj)
     for lv in range(1, levels + 1):
-        if a >= lv and b >= lv:
+        extra_q = pq if lv >= 2 else 0
+        extra_j = pj if lv >= 2 else 0
+        if a + extra_q >= lv and b + extra_j >= lv and a + b > 0:
             best = max(best, S[O_RULES + PR_POINTS + K_BEZIQUE + lv - 1])
     for r in range(5):
         if r == TEN:
@@ -505,6 +523,84 @@ def _lock_cost(S, w, code, packs, trump, counts, p, bq, bj, levels, cash):
 
 
 @njit(cache=True, _nrt=False)
+def _partner_bez(S, seat, packs, bq, bj):
+    """The partner's bezique queens and jacks on the table (declared or shown "to score"),
+    not yet in a double or higher: a double or triple bezique of ours may take them (R4.2)."""
+    row = O_SEEN + seat * N_MAX
+    shown = V_SHOWN + ((seat + 2) & 3)
+    pq = 0
+    pj = 0
+    for k in range(packs):
+        for f in (bq, bj):
+            c = k * 32 + f
+            if S[row + c] == shown and (S[O_HIST + c] & (H_BEZ2 | H_BEZ3 | H_BEZ4)) == 0:
+                if f == bq:
+                    pq += 1
+                else:
+                    pj += 1
+    return pq, pj
+
+
+@njit(cache=True, _nrt=False)
+def _endgame(S, w):
+    """Rubicon: is the end of the hand near enough to play for the settlement (R6.8)?"""
+    if w[E_ENDGAME] <= 0.0:
+        return False
+    return (S[O_SC + SC_STAGE] == 2
+            or S[O_SC + SC_STOCK_LEFT] <= w[E_ENDGAME] * S[O_SC + SC_PLAYERS])
+
+
+@njit(cache=True, _nrt=False)
+def _brisques_left(S, seat, packs):
+    """Brisque points not yet taken by either side, the last trick's points, and each side's
+    brisque points (every trick is seen, so what each has taken is public)."""
+    bv = S[O_RULES + PR_BRISQUE_VALUE]
+    mine = S[O_BRISQ_TAKEN + seat]
+    theirs = S[O_BRISQ_TAKEN + 1 - seat]
+    return 8 * packs * bv - mine - theirs, S[O_RULES + PR_POINTS + K_LAST_TRICK], mine, theirs
+
+
+@njit(cache=True, _nrt=False)
+def _settle_brisque(S, seat, w, packs):
+    """Rubicon near the end (R6.8): the extra worth of a brisque when brisques decide the
+    settlement, which is when the rounded totals are level (rubicon_close=brisques) or a
+    probable loser under 1000 may still reach it with his brisques (he escapes the rubicon:
+    about 2000 points of stake). Winning a trick takes its brisques from the other side, so
+    one worth serves both sides' lines."""
+    if w[E_SETTLE] == 0.0 or not _endgame(S, w):
+        return 0.0
+    me = S[O_SC + SC_HAND_POINTS + seat]
+    op = S[O_SC + SC_HAND_POINTS + 1 - seat]
+    left, last, bm, bo = _brisques_left(S, seat, packs)
+    rm = me // 100
+    ro = op // 100
+    if rm == ro and S[O_RULES + PR_CLOSE_BY_POINTS] == 0:
+        return w[E_SETTLE]
+    if rm <= ro and me + bm < 1000 <= me + bm + left + last:
+        return w[E_SETTLE]
+    if ro <= rm and op + bo < 1000 <= op + bo + left + last:
+        return w[E_SETTLE]
+    return 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _doomed(S, seat, w, packs, pts):
+    """Rubicon near the end: would scoring ``pts`` now only raise what a sure rubicon costs?
+    A rubiconed loser pays his own rounded total too (R6.8), so a seat that can reach
+    neither the other's rounded total nor the 1000 line (its points, its brisques, every
+    brisque left and the last trick) does better to keep its rounded total down."""
+    if not _endgame(S, w):
+        return False
+    me = S[O_SC + SC_HAND_POINTS + seat]
+    op = S[O_SC + SC_HAND_POINTS + 1 - seat]
+    left, last, bm, _bo = _brisques_left(S, seat, packs)
+    after = me + pts
+    if after + bm + left + last >= 1000 or after // 100 >= op // 100:
+        return False
+    return max(after // 100, 1) > max(me // 100, 1)
+
+
+@njit(cache=True, _nrt=False)
 def _declare(S, seat, w, packs, rubicon, any_class, counts, p):
     """Which offered declaration to score (the last offer is A_STOP): points now, plus what
     the best of the others, shown "to score", is still worth if this one does not block it
@@ -525,6 +621,8 @@ def _declare(S, seat, w, packs, rubicon, any_class, counts, p):
             continue
         kind = code >> 2
         v = float(S[O_APTS + i])
+        if rubicon and players == 2 and _doomed(S, seat, w, packs, S[O_APTS + i]):
+            continue                   # points that only raise the stake a rubicon pays
         if kind >= 12:                 # the seven: always taken, unless it is the declaration
             if S[O_RULES + PR_SEVEN_IS_DECL] == 0:
                 v += 1000.0
@@ -862,6 +960,8 @@ def expert_policy(S, seat, w, rng):
         return 0
     stage2 = S[O_SC + SC_STAGE] == 2
     brisque_pts = w[E_RUB_BRISQUE] if rubicon else float(S[O_RULES + PR_BRISQUE_VALUE])
+    if rubicon and players == 2 and not declaring:
+        brisque_pts += _settle_brisque(S, seat, w, packs)
     polish = S[O_RULES + PR_OPEN_CARDS] != 0
     if polish and not declaring:
         return _polish_play(S, seat, w, n, t, packs, stage2, brisque_pts)
@@ -882,12 +982,23 @@ def expert_policy(S, seat, w, rng):
     pairs = partners and stage2 and S[O_RULES + PR_STAGE2_PAIRS] != 0
     n_in = 2 if pairs else players
     after = n_in - n_trick - 1
+    # with a partner (R4.2): his bezique cards on the table may serve our double, and a trick
+    # either of us wins lets him score what he has shown "to score" when we score nothing
+    team = partners and w[E_PARTNER] > 0.0
+    pq = 0
+    pj = 0
+    if team:
+        pq, pj = _partner_bez(S, seat, packs, bq, bj)
     # what winning this trick brings beyond its cards: a declaration (stage 1), denying one
     win_bonus = 0.0
     lose_cost = 0.0
+    team_bonus = 0.0                   # what the partner's win brings us (team only)
     if not stage2:
-        ready = _ready_value(S, counts, t, bq, bj, levels, rubicon)
+        ready = _ready_value(S, counts, t, bq, bj, levels, rubicon, pq, pj)
         win_bonus = w[E_DECLARE_WIN] * ready
+        if team:
+            win_bonus = max(win_bonus, w[E_PARTNER] * _pending_best(S, (seat + 2) & 3))
+            team_bonus = win_bonus
         opp = 0.0
         for q in range(players):
             if q != seat and not (partners and q == ((seat + 2) & 3)):
@@ -916,7 +1027,7 @@ def expert_policy(S, seat, w, rng):
             keep = _stage2_value(w, c, t, brisque_pts)
         else:
             keep = _keep_value(S, w, c, packs, t, counts, p, rubicon, bq, bj,
-                               levels, cash, brisque_pts, KEEP_ALL)
+                               levels, cash, brisque_pts, KEEP_ALL, pq, pj)
         cb = _brisque(c)
         if n_trick == 0:
             # leading: the opponent may take a led brisque; a sure winner keeps it
@@ -932,7 +1043,7 @@ def expert_policy(S, seat, w, rng):
                     hold = w[E_OVERTAKE] ** after
                 v = -keep + hold * (pot + win_bonus) - (1.0 - hold) * (pot + lose_cost)
             elif winner_is_partner:
-                v = -keep + pot * (1.0 if after == 0 else w[E_OVERTAKE])
+                v = -keep + (pot + team_bonus) * (1.0 if after == 0 else w[E_OVERTAKE])
             else:
                 v = -keep - pot - lose_cost
         if v > best_v:

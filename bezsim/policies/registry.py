@@ -45,6 +45,12 @@ class Param:
     low: float = -math.inf
     high: float = math.inf
     whole: bool = False
+    only: tuple[str, ...] = ()     # the variant presets whose games read it (empty: all)
+
+    def read_in(self, variant: str) -> bool:
+        """Does a game of this preset ever read the parameter? (``bezsim tune`` tunes only
+        those by default: the others would only add noise.)"""
+        return not self.only or variant in self.only
 
     def domain(self) -> str:
         if math.isinf(self.low) and math.isinf(self.high):
@@ -133,16 +139,27 @@ BUILTINS["expert"] = PolicyInfo(
      Param("opp_declare", _E[10], "points an opponent is expected to declare on a win, "
                                   "unshown", 0, 500),
      Param("rubicon_brisque", _E[11], "Rubicon: points a brisque is worth to the settlement",
-           0, 100),
+           0, 100, only=("rubicon",)),
      Param("trump_suit", _E[12], "Rubicon: weight of the sequence chance when a marriage "
-                                 "fixes trumps", 0, 10),
+                                 "fixes trumps", 0, 10, only=("rubicon",)),
      Param("rank", _E[13], "tie-break: points per rank step", 0, 10),
      Param("open_potential", _E[14], "Polish: share of a partial combination's points an "
-                                     "open card brings", 0, 10),
+                                     "open card brings", 0, 10, only=("polish",)),
      Param("share", _E[15], "weight of a card's equal share of each combination it may "
                             "complete (beside its marginal worth)", 0, 10),
      Param("later", _E[16], "chance a combination left 'to score' still scores while the "
-                            "stock is long (see defer)", 0, 1)),
+                            "stock is long (see defer)", 0, 1),
+     Param("settle", _E[17], "Rubicon: extra points a brisque is worth while brisques decide "
+                             "the settlement (a loser near the 1000 line, level rounded "
+                             "totals; R6.8)", 0, 500, only=("rubicon",)),
+     Param("endgame", _E[18], "Rubicon: stock tricks left from which expert plays for the "
+                              "settlement: brisques by 'settle', no declaration that only "
+                              "raises what a sure rubicon costs (0: never)", 0, 60,
+           only=("rubicon",)),
+     Param("partner", _E[19], "partners: share of the partner's best 'to score' that a team "
+                              "win is worth; above 0 his bezique cards on the table also "
+                              "count toward our double (R4.2)", 0, 1,
+           only=("four_handed_partners",))),
     by_variant=True)
 
 
@@ -165,7 +182,12 @@ BUILTINS["search"] = PolicyInfo(
                                 "0: sample it like stage 1", 0, 1, whole=True),
      # prior * samples is summed as an int64 in the kernel
      Param("prior", 3.0, "points per sample by which another card must beat the "
-                         "heuristic's choice", -1e9, 1e9)),
+                         "heuristic's choice", -1e9, 1e9),
+     Param("z", 0.0, "standard errors of the paired gain (over the same deals) by which "
+                     "another card must clear the prior; 0: compare totals", 0, 100),
+     Param("horizon", 1000.0, "stage 1 is searched only while the stock holds at most this "
+                              "many cards (the base policy plays earlier)", 0, 1000,
+           whole=True)),
     _search_function)
 POLICY_IDS = {name: info.policy_id for name, info in BUILTINS.items()}
 POLICY_NAMES = tuple(BUILTINS)

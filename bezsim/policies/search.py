@@ -42,6 +42,7 @@ from bezsim.engine.constants import (
     SC_HAND_POINTS,
     SC_N_TRICK,
     SC_STAGE,
+    SC_STOCK_LEFT,
     SC_TRUMP,
     V_MINE,
     V_MINE_SHOWN,
@@ -81,6 +82,9 @@ P_SAMPLES = 0
 P_ROLLOUT = 1
 P_EXACT_STAGE2 = 2
 P_PRIOR = 3
+P_Z = 4              # a card replaces the base card only if its mean paired gain clears
+#                      prior + z standard errors (0: the plain comparison of totals)
+P_HORIZON = 5        # stage 1 is searched only with at most this many stock cards left
 P_ROLLOUT_WEIGHTS = 16   # + i: expert's weights for rollout=3 (the registry fills them with
 #                          expert's tuned defaults for the variant)
 N_ROLLOUT_WEIGHTS = 32
@@ -267,6 +271,9 @@ def search_policy(S, seat, params, stream):
             n_cand += 1
     if n_cand == 1:
         return cand[0]
+    if stage == 1 and S[O_SC + SC_STOCK_LEFT] > params[P_HORIZON]:
+        return _base(S, seat, by_expert, weights, expert_w,
+                     np.zeros((1 + players, 4), np.uint64))
     cards = np.empty(n_cand, np.int32)
     for j in range(n_cand):
         cards[j] = S[O_ACTS + cand[j]]
@@ -285,11 +292,20 @@ def search_policy(S, seat, params, stream):
             for i in range(weights.shape[0]):
                 pp[p, i] = weights[i]
     rr = np.zeros((1 + players, 4), np.uint64)
+    # the base card (the base policies draw nothing from their stream, so asking first
+    # changes no play-out)
+    h = _base(S, seat, by_expert, weights, expert_w, rr)
+    hj = 0
+    for j in range(n_cand):
+        if S[O_ACTS + cand[j]] & 31 == S[O_ACTS + h] & 31:
+            hj = j
     base = np.empty(S_BASE, np.int32)
     known = np.empty(MAX_HAND, np.int32)
     W = np.empty(S_BASE, np.int32)
     pool = np.empty(N_MAX, np.int32)
     total = np.zeros(n_cand, np.int64)
+    margin = np.zeros(n_cand, np.int64)
+    gain2 = np.zeros(n_cand)          # sum of squared paired gains over the base card
     samples = max(1, int(params[P_SAMPLES]))
     for _ in range(samples):
         if not determinize(S, base, seat, rules, stream, pool, known):
@@ -298,16 +314,33 @@ def search_policy(S, seat, params, stream):
             for i in range(S_BASE):
                 W[i] = base[i]
             resume_after_play(rules, W, rr, ids, pp, None, cards[j])
-            total[j] += side_margin(W, seat, rules)
-    # the heuristic's own card keeps its place unless another beats it by ``prior`` points
+            margin[j] = side_margin(W, seat, rules)
+            total[j] += margin[j]
+        for j in range(n_cand):
+            d = float(margin[j] - margin[hj])
+            gain2[j] += d * d
+    prior = params[P_PRIOR]
+    best = hj
+    if params[P_Z] > 0:
+        # the base card stays unless a card's mean paired gain (same deals) clears the prior
+        # by z standard errors: a few noisy play-outs must not trade a sound card away
+        best_gain = 0.0
+        for j in range(n_cand):
+            if j == hj:
+                continue
+            mean = (total[j] - total[hj]) / samples
+            var = gain2[j] / samples - mean * mean
+            if samples > 1:
+                var = var * samples / (samples - 1)
+            se = np.sqrt(max(var, 0.0) / samples)
+            if mean - params[P_Z] * se > prior and mean > best_gain:
+                best_gain = mean
+                best = j
+        return cand[best]
+    # the base policy's own card keeps its place unless another beats it by ``prior`` points
     # a sample: with few samples the estimates are noisy, and the prior keeps search from
     # trading a sound card for a lucky one
-    h = _base(S, seat, by_expert, weights, expert_w, rr)
-    best = 0
-    for j in range(n_cand):
-        if S[O_ACTS + cand[j]] & 31 == S[O_ACTS + h] & 31:
-            total[j] += int(params[P_PRIOR] * samples)
-            best = j
+    total[hj] += int(prior * samples)
     for j in range(n_cand):
         if total[j] > total[best]:
             best = j
