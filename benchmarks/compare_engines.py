@@ -1,7 +1,7 @@
 """Engine speed of two checkouts of bezsim, measured alternately, for an A/B of an engine change.
 
     python benchmarks/compare_engines.py OLD_CHECKOUT NEW_CHECKOUT [--rounds 4] [--threads 1]
-        [--variants ordinary,polish,four_handed,rubicon] [--hands 350000]
+        [--variants ordinary,polish,four_handed,rubicon] [--hands 350000] [--policy random]
 
 On a shared machine whose speed drifts by 10% or more within minutes, two benchmark runs taken
 apart compare the hours as much as the code. Here each round runs the old checkout, then the
@@ -9,7 +9,8 @@ new one, each in a fresh process (its own numba cache: compile each checkout onc
 with one ``bezsim simulate --games 10`` there), and the rounds' medians and per-round ratios are
 printed. Each process plays the variant's games three times and keeps its best rate; it also
 prints a digest of its outcome arrays, which must be equal in both checkouts when the change
-is meant to leave every game as it was.
+is meant to leave every game as it was. ``--policy`` puts one policy in every seat (e.g.
+``expert`` for a change to it; ``--hands 8000`` then keeps a round short).
 
 For a second checkout: ``git worktree add /tmp/old <commit>``.
 """
@@ -29,9 +30,9 @@ import numpy as np
 from bezsim.engine import constants as C
 from bezsim.engine.api import run_games
 from bezsim.rules import Rules
-variant, hands, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+variant, hands, threads, policy = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 rules = Rules.make(variant)
-policies = ["random"] * rules.players
+policies = [policy] * rules.players
 pilot = run_games(rules, policies, 7, 0, 200, threads=threads)
 digest = hashlib.sha1(b"".join(np.ascontiguousarray(a).tobytes() for a in (
     pilot.game_info, pilot.hand_seat, pilot.hand_info, pilot.events))).hexdigest()[:12]
@@ -47,9 +48,10 @@ print(json.dumps({"rate": round(best), "digest": digest}))
 """
 
 
-def measure(checkout: str, variant: str, hands: int, threads: int) -> dict:
+def measure(checkout: str, variant: str, hands: int, threads: int, policy: str) -> dict:
     env = {**os.environ, "PYTHONPATH": os.path.abspath(checkout)}
-    done = subprocess.run([sys.executable, "-c", CHILD, variant, str(hands), str(threads)],
+    done = subprocess.run([sys.executable, "-c", CHILD, variant, str(hands), str(threads),
+                           policy],
                           env=env, capture_output=True, text=True, cwd=checkout)
     if done.returncode != 0:
         sys.exit(f"{checkout}: {variant} failed: {done.stderr.strip().splitlines()[-1]}")
@@ -64,6 +66,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--hands", type=int, default=350_000)
     ap.add_argument("--variants", default="ordinary,polish,four_handed,rubicon")
+    ap.add_argument("--policy", default="random")
     args = ap.parse_args()
     for checkout in (args.old, args.new):
         if not os.path.isdir(os.path.join(checkout, "bezsim")):
@@ -71,13 +74,13 @@ def main() -> None:
     for variant in args.variants.split(","):
         old, new, digests = [], [], set()
         for _ in range(args.rounds):
-            a = measure(args.old, variant, args.hands, args.threads)
-            b = measure(args.new, variant, args.hands, args.threads)
+            a = measure(args.old, variant, args.hands, args.threads, args.policy)
+            b = measure(args.new, variant, args.hands, args.threads, args.policy)
             old.append(a["rate"])
             new.append(b["rate"])
             digests |= {a["digest"], b["digest"]}
         print(json.dumps({
-            "variant": variant, "threads": args.threads,
+            "variant": variant, "policy": args.policy, "threads": args.threads,
             "old_median": statistics.median(old), "new_median": statistics.median(new),
             "ratio_of_medians": round(statistics.median(new) / statistics.median(old), 3),
             "ratios_by_round": [round(b / a, 3) for a, b in zip(old, new, strict=True)],

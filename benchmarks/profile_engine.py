@@ -1,7 +1,7 @@
 """Where the engine spends its time, per compiled function, with Linux ``perf``.
 
     perf record -e cpu-clock -F 4000 -o /tmp/bezsim.perf \\
-        python benchmarks/profile_engine.py --variant ordinary --hands 1000000
+        python benchmarks/profile_engine.py --variant ordinary --hands 1000000 [--policy expert]
     python benchmarks/profile_engine.py --report /tmp/bezsim.perf
 
 The first command compiles the engine afresh in a temporary cache (about 2 minutes: code loaded
@@ -61,13 +61,14 @@ def write_perf_map(dispatchers) -> int:
     return len(ordered)
 
 
-def play(variant: str, hands: int) -> None:
+def play(variant: str, hands: int, policy: str = "random") -> None:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="bezsim-profile-")
     import numpy as np
     from numba import njit
 
     from bezsim.engine import state as st
     from bezsim.engine.hand import play_hand
+    from bezsim.policies.registry import parse_policies, policy_params
     from bezsim.rules import Rules
 
     @njit
@@ -83,8 +84,10 @@ def play(variant: str, hands: int) -> None:
     S = st.new_state(256, 0)
     st.load_rules(S, params)
     rng = np.arange(4 * (1 + players), dtype=np.uint64).reshape(1 + players, 4) + 1
-    ids = np.zeros(players, np.int64)            # random play
-    pp = np.zeros((players, 16))
+    specs = parse_policies([policy] * players, players)
+    pp = policy_params(specs, variant)           # the built-in's row, at the variant's defaults
+    from bezsim.policies.registry import POLICY_IDS, parse_spec
+    ids = np.full(players, POLICY_IDS[parse_spec(specs[0])[0].name], np.int64)
     loop(params, S, rng, ids, pp, 100)
     print(f"perf map: {write_perf_map([loop])} functions, code in /tmp/bezsim-jit-{os.getpid()}; "
           f"playing {hands:,} hands", flush=True)
@@ -150,6 +153,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variant", default="ordinary")
     ap.add_argument("--hands", type=int, default=1_000_000)
+    ap.add_argument("--policy", default="random", help="a built-in policy in every seat")
     ap.add_argument("--report", metavar="PERF_DATA")
     ap.add_argument("--hot", metavar="PERF_DATA", help="instruction-level: needs --jit")
     ap.add_argument("--jit", metavar="DIR", help="the /tmp/bezsim-jit-<pid> of the run")
@@ -163,7 +167,7 @@ def main() -> None:
     elif args.report:
         report(args.report)
     else:
-        play(args.variant, args.hands)
+        play(args.variant, args.hands, args.policy)
 
 
 if __name__ == "__main__":

@@ -251,3 +251,27 @@ def test_the_partners_jacks_on_the_table_make_our_double_bezique():
     data = {**PARTNER_JACKS, "current_trick": ["9♣", "7♣", "8♣"]}   # led by seat 1
     assert _play(EXPERT, data, "expert(partner=0.4)") == "A♣"
     assert _play(EXPERT, data, "expert(partner=0)") != "A♣"
+
+
+def test_the_offer_scan_counts_what_the_full_scan_counts(tmp_path):
+    """expert reads its own cards from the offer when the offer is the whole hand (stage 1,
+    or a lead): at every such decision of real games in every variant (the hidden-
+    information snapshots), its counts equal those of the full pass over the seat's row."""
+    from hidden_info_helpers import capture
+
+    from bezsim.policies.expert import _scan, _scan_offer
+
+    checked = 0
+    for snap in capture(tmp_path):
+        S = snap.S
+        if snap.decision != C.D_PLAY or (snap.stage == 2 and S[st.O_SC + C.SC_N_TRICK]):
+            continue
+        if S[st.O_RULES + C.PR_OPEN_CARDS]:
+            continue                   # Polish play does not count this way
+        packs = int(S[st.O_SC + C.SC_PACKS])
+        for rubicon, any_class, m2s in ((False, False, True), (True, False, False),
+                                        (True, True, True)):
+            assert (_scan_offer(S, snap.seat, packs, rubicon, any_class, m2s)
+                    == _scan(S, snap.seat, packs, rubicon, any_class, m2s)), snap.case
+        checked += 1
+    assert checked > 200
