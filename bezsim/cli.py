@@ -99,23 +99,63 @@ def _parse_policies(text: str, players: int, overrides: tuple[str, ...] = ()) ->
     return parse_policies(text, players, overrides)
 
 
+def draw_seed() -> int:
+    """A seed for a run given none: six digits, so the default folder
+    (data/runs/ordinary-482913) and the command that repeats the run stay readable. Any seed
+    up to 2**63 - 1 may be given; a drawn one only has to differ between runs."""
+    return 100_000 + secrets.randbelow(900_000)
+
+
+def _complete_variant(ctx, param, incomplete: str) -> list[str]:
+    """Shell completion of --variant (README: Shell completion)."""
+    from bezsim.rules import VARIANTS
+
+    return [v for v in VARIANTS if v.startswith(incomplete)]
+
+
+def _complete_policies(ctx, param, incomplete: str) -> list[str]:
+    """Shell completion of the last name of a --policies comma list."""
+    from bezsim.policies.registry import POLICY_NAMES
+
+    done, _, last = incomplete.rpartition(",")
+    head = f"{done}," if done else ""
+    return [head + name for name in POLICY_NAMES if name.startswith(last)]
+
+
+def _complete_option(ctx, param, incomplete: str) -> list[str]:
+    """Shell completion of --option NAME=VALUE: the names, then the values of one."""
+    from bezsim.rules import option_choices, option_names
+
+    name, eq, value = incomplete.partition("=")
+    names = sorted({n for v in ("ordinary", "four_handed_partners", "rubicon")
+                    for n in option_names(v)})
+    if not eq:
+        return [f"{n}=" for n in names if n.startswith(name)]
+    choices = option_choices(name) if name in names else ()
+    return [] if isinstance(choices, str) else [f"{name}={c}" for c in choices
+                                                 if c.startswith(value)]
+
+
 def _rules_options(func):
     """--variant, --option and --policies: shared by the commands that play games."""
     func = click.option("--policy-param", "policy_params", multiple=True,
                         metavar="POLICY.PARAM=VALUE",
                         help="A policy parameter (repeatable); `bezsim policies` lists "
                              "them.")(func)
-    func = click.option("--policies", "--policy", "policies", default="random",
+    func = click.option("--policies", "--policy", "policies",
+                        shell_complete=_complete_policies, default="random",
                         show_default=True,
                         help="Policy for every seat (random, greedy, heuristic, expert, "
                              "search, your own package.module:function, or @FILE.json from "
                              "bezsim tune), or a comma list, one per seat; a policy may "
                              "carry parameters: greedy(stage2_win_margin=8).")(func)
-    func = click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+    func = click.option("--option", "options", multiple=True,
+                        shell_complete=_complete_option, metavar="NAME=VALUE",
                         help="Rule option (repeatable); `bezsim options` lists them.")(func)
     func = click.option("--players", type=int, default=None,
                         help="Number of players; must be the variant's (checked).")(func)
     func = click.option("--variant", default="ordinary", show_default=True,
+                        shell_complete=_complete_variant,
                         help="Bézique variant: ordinary, three_handed, four_handed, "
                              "four_handed_partners, polish, rubicon.")(func)
     return func
@@ -168,7 +208,7 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
         policy_list = _parse_policies(policies, rules.players, policy_params)
         drawn = seed is None
         if drawn:
-            seed = secrets.randbits(63)
+            seed = draw_seed()
         out = out or os.path.join("data", "runs", f"{rules.variant}-{seed}")
         # a refused run says one line: the drawn seed is printed only for a run that starts
         check_run(rules, policy_list, seed, games, out, threads=threads,
@@ -227,13 +267,20 @@ def _resumed_run(ctx: click.Context, directory: str):
 
 
 def _print_summary(summary) -> None:
+    for name in summary.ignored:
+        click.echo(f"ignored: {name} in {summary.out_dir} (not a file bezsim wrote: bezsim's "
+                   "readers skip it, pandas.read_parquet on the folder does not; move it out)",
+                   err=True)
     if summary.games_run == 0:
         click.echo(f"games:  all {summary.games:,} already in {summary.out_dir}; nothing to do")
     else:
         resumed = f" ({summary.games_skipped:,} already done)" if summary.games_skipped else ""
         click.echo(f"games:  {summary.games_run:,}{resumed}")
-        click.echo(f"hands:  {summary.hands:,} in {summary.elapsed:.1f} s "
-                   f"({summary.hands_per_second:,.0f} hands/s)")
+        click.echo(f"hands:  {summary.hands:,} in {summary.elapsed - summary.compile_seconds:.1f}"
+                   f" s ({summary.hands_per_second:,.0f} hands/s)")
+        if summary.compile_seconds:
+            click.echo(f"engine: compiled for this machine in {summary.compile_seconds:.1f} s "
+                       "(once: later runs load it from the cache)")
     hands_dir = os.path.join(summary.out_dir, "hands")
     click.echo(f"tables: {os.path.join(summary.out_dir, '{hands,games,declarations}')}")
     click.echo(f'read:   pandas.read_parquet("{hands_dir}")')
@@ -268,10 +315,11 @@ def _json_default(value: Any) -> Any:
 
 
 @cli.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
 def explain(file: str, as_json: bool) -> None:
-    """Explain a position file: legal moves, declarations, scores."""
+    """Explain a position file (``-``: read it from standard input): legal moves,
+    declarations, scores."""
     from bezsim.position import explain as explain_position
     from bezsim.position import format_explanation, load_position
 
@@ -289,7 +337,7 @@ def compounds(run_dir: str, as_json: bool) -> None:
     """Rate, size and value of compound declarations in a run, with 95% intervals."""
     from bezsim.analysis.compounds import compound_stats, format_stats
 
-    _echo_stats(compound_stats(run_dir), format_stats, as_json)
+    _echo_stats(run_dir, compound_stats(run_dir), format_stats, as_json)
 
 
 @cli.command()
@@ -299,7 +347,7 @@ def rubicon(run_dir: str, as_json: bool) -> None:
     """Rubicon rate, carte blanche, triple/quadruple bezique and settlement, with 95% intervals."""
     from bezsim.analysis.rubicon import format_stats, rubicon_stats
 
-    _echo_stats(rubicon_stats(run_dir), format_stats, as_json)
+    _echo_stats(run_dir, rubicon_stats(run_dir), format_stats, as_json)
 
 
 @cli.command()
@@ -310,7 +358,7 @@ def seats(run_dir: str, as_json: bool) -> None:
     triple bezique, with 95% intervals."""
     from bezsim.analysis.seats import format_stats, seat_stats
 
-    _echo_stats(seat_stats(run_dir), format_stats, as_json)
+    _echo_stats(run_dir, seat_stats(run_dir), format_stats, as_json)
 
 
 @cli.command()
@@ -329,28 +377,44 @@ def report(run_dir: str, out: str | None, title: str | None) -> None:
     click.echo(f"numbers:  {paths['json']}")
 
 
-def _echo_stats(stats: dict[str, Any], formatter, as_json: bool) -> None:
+def _echo_stats(run_dir: str, stats: dict[str, Any], formatter, as_json: bool) -> None:
+    """The figures, after the run they describe (every figure depends on its variant,
+    policies, seed and size)."""
+    from bezsim.analysis.load import load_run
+
+    run = load_run(run_dir)
+    about = {"run": run_dir, "variant": run.variant, "options": run.options,
+             "policies": run.policies, "seed": run.seed, "games": run.n_games}
     if as_json:
-        click.echo(json.dumps(stats, indent=2, default=_json_default))
+        click.echo(json.dumps({"run": about, **stats}, indent=2, default=_json_default))
     else:
+        click.echo(f"run: {run_dir}   variant: {run.variant}   policies: "
+                   f"{','.join(run.policies)}   seed: {run.seed}   games: {run.n_games:,}")
         click.echo(formatter(stats))
 
 
 @cli.command("policies")
-def policies_command() -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the policies as JSON.")
+def policies_command(as_json: bool) -> None:
     """List the built-in policies and their parameters (with defaults)."""
-    from bezsim.policies.registry import describe
+    from bezsim.policies.registry import describe, describe_data
 
-    click.echo(describe())
+    if as_json:
+        click.echo(json.dumps(describe_data(), indent=2, ensure_ascii=False,
+                              default=_json_default))
+    else:
+        click.echo(describe())
 
 
 @cli.command()
-@click.option("--variant", default="ordinary", show_default=True,
+@click.option("--variant", default="ordinary", show_default=True, shell_complete=_complete_variant,
               help="Bézique variant: ordinary, three_handed, four_handed, "
                    "four_handed_partners, polish, rubicon.")
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+@click.option("--option", "options", multiple=True,
+              shell_complete=_complete_option, metavar="NAME=VALUE",
               help="Rule option (repeatable); `bezsim options` lists them.")
-@click.option("--policies", "--policy", "policies", required=True, metavar="P1,P2[,...]",
+@click.option("--policies", "--policy", "policies",
+              shell_complete=_complete_policies, required=True, metavar="P1,P2[,...]",
               help="Two or more distinct policies, comma separated; every pair plays.")
 @click.option("--games", type=click.IntRange(min=1), default=20000, show_default=True,
               help="Deals per pair (each is played once per seating).")
@@ -373,7 +437,7 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
     names = tour.check_policies(policies)
     drawn = seed is None
     if drawn:
-        seed = secrets.randbits(63)
+        seed = draw_seed()
     out = out or os.path.join("data", "runs", f"tournament-{rules.variant}-{seed}")
     description = tour.describe_run(rules, names, games, seed)
     # refused before playing (and before the drawn seed is printed): one line of error
@@ -396,10 +460,11 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
 
 
 @cli.command()
-@click.option("--variant", default="ordinary", show_default=True,
+@click.option("--variant", default="ordinary", show_default=True, shell_complete=_complete_variant,
               help="Bézique variant: ordinary, three_handed, four_handed, "
                    "four_handed_partners, polish, rubicon.")
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+@click.option("--option", "options", multiple=True,
+              shell_complete=_complete_option, metavar="NAME=VALUE",
               help="Rule option (repeatable); `bezsim options` lists them.")
 @click.option("--policy", default="expert", show_default=True,
               help="The policy to tune, optionally with starting values: "
@@ -441,7 +506,7 @@ def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
     info, _ = parse_spec(start)
     drawn = seed is None
     if drawn:
-        seed = secrets.randbits(63)
+        seed = draw_seed()
     names = tuple(n.strip() for n in (param_names or "").split(",") if n.strip())
     setup = tuning.TuneSetup(rules.variant, tuple(options), start,
                              tuple(split_specs(against)), deals, seed, generations, popsize,
@@ -478,19 +543,30 @@ def _start_spec(policy: str) -> str:
 
 
 @cli.command("options")
-@click.option("--variant", default="ordinary", show_default=True, help="Bézique variant.")
-def options_command(variant: str) -> None:
-    """List the rule options of a variant, their allowed values and defaults."""
-    from bezsim.rules import Rules, option_choices, option_names
+@click.option("--variant", default="ordinary", show_default=True,
+              shell_complete=_complete_variant, help="Bézique variant.")
+@click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
+def options_command(variant: str, as_json: bool) -> None:
+    """List the rule options of a variant: what each decides (with its section of
+    docs/rules.md), its allowed values and its default."""
+    from bezsim.rules import OPTION_MEANINGS, option_choices, option_names
 
-    rules = Rules.make(variant)
+    rules = _make_rules(variant, ())
     names = option_names(rules.variant)
+    rows = [{"name": name, "meaning": OPTION_MEANINGS[name][0],
+             "rules": OPTION_MEANINGS[name][1], "values": option_choices(name),
+             "default": rules.options[name]} for name in names]
+    if as_json:
+        click.echo(json.dumps({"variant": rules.variant, "options": rows}, indent=2,
+                              ensure_ascii=False, default=_json_default))
+        return
     width = max(len(name) for name in names)
-    click.echo(f"options of {rules.variant} (set with --option NAME=VALUE):")
-    for name in names:
-        choices = option_choices(name)
-        allowed = choices if isinstance(choices, str) else ", ".join(choices)
-        click.echo(f"  {name:<{width}}  {allowed}  [default: {rules.options[name]}]")
+    click.echo(f"options of {rules.variant} (set with --option NAME=VALUE; docs/rules.md R9):")
+    for row in rows:
+        values = row["values"]
+        allowed = values if isinstance(values, str) else ", ".join(values)
+        click.echo(f"  {row['name']:<{width}}  {row['meaning']} ({row['rules']})")
+        click.echo(f"  {'':<{width}}  {allowed}  [default: {row['default']}]")
 
 
 def main(argv: list[str] | None = None) -> None:

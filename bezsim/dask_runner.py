@@ -59,13 +59,13 @@ def shard_task(rules_dict: dict[str, Any], policies: list[str], seed: int, index
                threads: int | None) -> int:
     """Run on a worker: compute one shard, write it; returns its hands."""
     from bezsim.rules import Rules
-    from bezsim.runner import Shard, _compute_shard, _hands, _write
+    from bezsim.shard_work import Shard, compute_shard, count_hands, write_tables
 
     rules = Rules.make(rules_dict["variant"], rules_dict["options"])
     shard = Shard(index, game_start, n_games)
-    batches = _compute_shard(rules, policies, seed, shard, threads, lambda n: None)
-    _write(out, shard, batches, policies, identity)
-    return _hands(batches)
+    batches = compute_shard(rules, policies, seed, shard, threads, lambda n: None)
+    write_tables(out, shard, batches, policies, identity)
+    return count_hands(batches)
 
 
 def run_shards(target: str, rules, policies: list[str], seed: int, todo: list, out,

@@ -130,7 +130,8 @@ def _replay_seat(rules, specs: list[str], seed: int, game: int,
                  seat: int) -> tuple[BaseException | None, bool]:
     """Replay ``game`` with only ``seat``'s plug-in unclamped: (the first exception it
     raised, whether it answered outside the offer)."""
-    from bezsim.engine.game import run_batch
+    from bezsim.engine.external import policy_set
+    from bezsim.engine.game import run_serial
     from bezsim.engine.state import FAULT_POLICY
     from bezsim.policies.plugins import function_slots
     from bezsim.policies.registry import parse_spec, policy_ids, policy_params
@@ -150,8 +151,8 @@ def _replay_seat(rules, specs: list[str], seed: int, game: int,
     ev = np.zeros((1, api.EVENTS_PER_HAND * hand_cap), np.int64)
     caught: list[BaseException] = []
     with callback_exceptions(caught):
-        run_batch(params, policy_ids(specs), policy_params(specs, rules.variant),
-                  function_slots(functions),
+        run_serial(params, policy_ids(specs), policy_params(specs, rules.variant),
+                  policy_set(True, function_slots(functions)),
                   np.uint64(seed), game, hs, hi, gi, ev)
     return (caught[0] if caught else None), bool(gi[0, C.GI_OVERFLOW] == FAULT_POLICY)
 

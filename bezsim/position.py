@@ -38,6 +38,7 @@ every kind ever scored in at ``<< H_EVER_SHIFT``.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -467,22 +468,27 @@ def _declared_card(text: Any, hand: list[int], copies: _Copies, seat: int) -> in
 
 
 def load_position(path: str | Path) -> Position:
-    """Read a position file; every problem is a one-line PositionError."""
+    """Read a position file (``-``: standard input); every problem is a one-line
+    PositionError."""
     if not isinstance(path, (str, Path)):
         raise PositionError(f"a position file must be a path, got {path!r}")
+    where = "on standard input" if str(path) == "-" else f"file {path}"
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if str(path) == "-":
+            text = sys.stdin.buffer.read().decode("utf-8")
+        else:
+            text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise PositionError(f"cannot read position file {path}: {exc.strerror}") from None
+        raise PositionError(f"cannot read position {where}: {exc.strerror}") from None
     except UnicodeDecodeError:
-        raise PositionError(f"position file {path} is not UTF-8 text") from None
+        raise PositionError(f"position {where} is not UTF-8 text") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise PositionError(f"position file {path} is not valid JSON: {exc.msg} at line "
+        raise PositionError(f"position {where} is not valid JSON: {exc.msg} at line "
                             f"{exc.lineno}") from None
     except RecursionError:
-        raise PositionError(f"position file {path} nests too deeply to be a position") from None
+        raise PositionError(f"position {where} nests too deeply to be a position") from None
     return parse_position(data)
 
 

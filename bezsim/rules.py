@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from bezsim.engine import constants as C
-from bezsim.errors import BezsimError
+from bezsim.errors import BezsimError, did_you_mean
 
 
 class RulesError(BezsimError, ValueError):
@@ -36,6 +36,32 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "first_sequence": ("trumps", "plain"),
     "rubicon_close": ("brisques", "points"),
     "partnership_stage2": ("pairs", "all_four"),
+}
+# option name -> (what it decides, in one line; the rules book's sections), as docs/rules.md
+# R9 opens each option's entry (tests/test_cli.py checks that the two agree)
+OPTION_MEANINGS: dict[str, tuple[str, str]] = {
+    "stage2_duty": ("What a player must play in the last tricks", "R1.6, R5.4"),
+    "last_trick": ("Which trick is paid as the last trick", "R2.5"),
+    "seven_scores_when": ("When the seven of trumps scores in the ordinary game", "R2.3"),
+    "seven_exchange_is_declaration": (
+        "Whether exchanging or declaring the seven uses up the trick's one declaration",
+        "R1.10, R2.3"),
+    "brisques_when": ("When brisques are scored in the ordinary game", "R2.5"),
+    "target": ("The score that ends a game", "R2.6"),
+    "double_game": ("What it costs to lose with less than half the target", "R2.6"),
+    "double_bezique": ("Whether a declared single may be extended to a double", "R1.9.2"),
+    "declare_after_last_stock_trick": (
+        "Whether the winner of the last stock trick may declare once more", "R2.4"),
+    "marriage_to_sequence": ("Whether a married K and Q may later become part of the sequence",
+                            "R1.9.2, R6.6"),
+    "bezique_pair": ("Which queen and jack make a bezique", "R1.8"),
+    "partnership_stage2": ("How a partnership plays its last tricks", "R4.2"),
+    "rubicon_reuse": ("Which classes a declared card may serve again in Rubicon", "R6.6"),
+    "carte_blanche_repeats": (
+        "Whether a carte blanche is paid again when a draw brings no court card", "R6.4"),
+    "rubicon_brisque_bonus": ("What a rubicon adds for brisques", "R6.8"),
+    "first_sequence": ("What a sequence declared before any marriage scores in Rubicon", "R6.2"),
+    "rubicon_close": ("How a Rubicon game is decided when the rounded totals are equal", "R6.8"),
 }
 # a game of the largest target still fits the engine's 255-hand event numbering
 _INT_OPTIONS = {"target": (1, 10_000)}
@@ -132,7 +158,8 @@ def _parse_value(name: str, value: Any) -> Any:
         text = "true" if value else "false"
     allowed = _CHOICES[name]
     if text not in allowed:
-        raise RulesError(f"option {name}={value!r} is not one of: {', '.join(allowed)}")
+        raise RulesError(f"option {name}={value!r} is not one of: {', '.join(allowed)}"
+                         f"{did_you_mean(text, allowed)}")
     return text
 
 
@@ -145,7 +172,8 @@ def _variant_name(variant: Any) -> str:
     if name in _PLANNED_VARIANTS:
         raise RulesError(f"variant {name!r} is not available yet (available: {available})")
     if name not in _PRESETS:
-        raise RulesError(f"unknown variant {name!r} (available: {available})")
+        raise RulesError(f"unknown variant {name!r}{did_you_mean(name, VARIANTS)} "
+                         f"(available: {available})")
     return name
 
 
@@ -169,8 +197,8 @@ def _resolve(variant: str, options: Any) -> dict[str, Any]:
                                                   f"rules")
             raise RulesError(f"option {name} does not apply to variant {variant!r} ({why})")
         if name not in merged:
-            raise RulesError(f"unknown option {name!r} (options of {variant}: "
-                             f"{', '.join(sorted(merged))})")
+            raise RulesError(f"unknown option {name!r}{did_you_mean(name, merged)} (options "
+                             f"of {variant}: {', '.join(sorted(merged))})")
         merged[name] = _parse_value(name, value)
     return merged
 

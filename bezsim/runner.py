@@ -1,7 +1,7 @@
 """Plan a run as shards of consecutive game ids, compute them, and write them to Parquet.
 
-The main thread runs the engine (which releases the GIL and is the only caller of numba's
-threading layer) while two background threads convert and write the shards already
+The main thread runs the engine (whose threads release the GIL: engine/api.py) while two
+background threads convert and write the shards already
 computed: each shard's declarations are one task and its hands and games another. At most
 WRITE_DEPTH shards' writes are pending, so memory holds at most WRITE_DEPTH + 1 shards.
 """
@@ -12,7 +12,6 @@ import collections
 import os
 import sys
 import time
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -20,31 +19,29 @@ from typing import Any
 import numpy as np
 
 from bezsim.engine import api
-from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
 from bezsim.io.manifest import build_manifest, check_out_dir, run_identity, write_manifest
 from bezsim.io.schema import TABLE_NAMES
 from bezsim.io.shards import (
+    foreign_files,
     remove_stale_temporaries,
     shard_complete,
     shard_metadata,
-    write_shard_table,
 )
 from bezsim.io.storage import FsspecStore, LocalStore, store_for
 from bezsim.io.tables import batches_table
-from bezsim.policy_faults import run_games_checked
 from bezsim.rules import Rules
+from bezsim.shard_work import (
+    ChunkSizer,
+    compute_shard,
+    count_hands,
+    plan_shards,
+    write_tables,
+)
 
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 2**63 - 1      # game ids are int64 in the engine and the tables
 MAX_SHARDS = 1_000_000     # shard files are part-NNNNNN; the plan is a list in memory
-# Games of the first engine call of a run, and the fewest per call. Later calls are sized
-# from the measured rate to take about CHUNK_SECONDS: short enough that the progress bar
-# moves and Ctrl-C is noticed between calls (a signal waits for the compiled call to return),
-# while fast policies compute a whole shard in one call, which saves joining chunks
-# (measured +3% on the simulate path against fixed 4096-game calls).
-COMPUTE_CHUNK = 64
-CHUNK_SECONDS = 1.0
 # The writer's two threads, and the tables each converts and writes. The declarations table
 # is the costliest (Polish: 29 rows a hand); writing it beside the others shortens the
 # engine's wait for the previous shard, and the write of the last shard, which nothing
@@ -58,13 +55,6 @@ WRITE_DEPTH = 2
 
 
 @dataclass(frozen=True)
-class Shard:
-    index: int
-    game_start: int
-    n_games: int
-
-
-@dataclass(frozen=True)
 class RunSummary:
     out_dir: str
     seed: int
@@ -74,14 +64,10 @@ class RunSummary:
     shards_run: int
     shards_skipped: int
     hands: int            # hands played in the games computed by this call
-    elapsed: float        # seconds
-    hands_per_second: float
-
-
-def plan_shards(games: int, shard_size: int) -> list[Shard]:
-    """Shard k holds games k*shard_size .. (k+1)*shard_size - 1 (the last one may be short)."""
-    return [Shard(k, start, min(shard_size, games - start))
-            for k, start in enumerate(range(0, games, shard_size))]
+    elapsed: float        # seconds, compile included
+    hands_per_second: float   # compile excluded
+    compile_seconds: float = 0.0   # compiling kernels (0 when they loaded from the cache)
+    ignored: tuple[str, ...] = ()  # files in the table folders that bezsim did not write
 
 
 def _is_whole(value: Any) -> bool:
@@ -173,57 +159,6 @@ def _prepare_out_dir(out, identity: dict[str, Any]) -> str:
     return state
 
 
-def _compute_shard(rules: Rules, policies: list[str], seed: int, shard: Shard,
-                   threads: int | None, advance: Callable[[int], Any],
-                   sizer: ChunkSizer | None = None) -> list[api.GameBatch]:
-    """The shard's games, as the batches of the engine calls that played them (consecutive
-    game ranges). They are written as they are: joining them here would copy every outcome
-    array on the main thread while the engine waits (a quarter of a three-handed shard's
-    compute time)."""
-    batches = []
-    stop = shard.game_start + shard.n_games
-    start = shard.game_start
-    sizer = sizer or ChunkSizer()
-    while start < stop:
-        n = min(sizer.games, stop - start)
-        began = time.perf_counter()
-        # a plug-in that raises or answers outside the offer ends the run, named
-        batch = run_games_checked(rules, policies, seed, start, n, threads)
-        if batch.n_games != n or batch.game_start != start:
-            raise RuntimeError(f"engine returned {batch.n_games} games from {batch.game_start} "
-                               f"when asked for {n} from {start}")
-        sizer.took(n, time.perf_counter() - began)
-        batches.append(batch)
-        advance(n)
-        start += n
-    return batches
-
-
-def _hands(batches: list[api.GameBatch]) -> int:
-    return sum(int(batch.game_info[:, C.GI_HANDS].sum()) for batch in batches)
-
-
-class ChunkSizer:
-    """Games per engine call: COMPUTE_CHUNK first, then about CHUNK_SECONDS' worth at the
-    rate the last call measured (never fewer than COMPUTE_CHUNK)."""
-
-    def __init__(self) -> None:
-        self.games = COMPUTE_CHUNK
-
-    def took(self, games: int, seconds: float) -> None:
-        rate = games / max(seconds, 1e-6)
-        self.games = max(COMPUTE_CHUNK, min(int(rate * CHUNK_SECONDS), 1 << 22))
-
-
-def _write(out, shard: Shard, batches: list[api.GameBatch], policies: list[str],
-           identity: dict[str, Any], names: tuple[str, ...] = TABLE_NAMES) -> None:
-    """Convert and write the tables ``names`` of a computed shard."""
-    metadata = shard_metadata(identity, shard.index, shard.game_start, shard.n_games)
-    for name in names:
-        write_shard_table(out, shard.index, name, batches_table(batches, policies, name),
-                          metadata)
-
-
 def _progress_bar(total: int, done: int, enabled: bool):
     from tqdm import tqdm
 
@@ -248,6 +183,7 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
     out = _out_store(out_dir)      # a directory, or an fsspec URL (bezsim/io/storage.py)
     identity = run_identity(rules, policies, seed, games, shard_size)
     state = _prepare_out_dir(out, identity)
+    ignored = () if state == "new" else tuple(foreign_files(out))
 
     plan = plan_shards(games, shard_size)
     todo = [s for s in plan if state == "new" or not shard_complete(
@@ -256,13 +192,17 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
 
     hands = 0
     started = time.perf_counter()
+    compiled = 0.0
+    if dask is None and todo:
+        compiled = load_kernels_announced(rules, policies, progress)
     if dask is not None:
         from bezsim.dask_runner import run_shards
 
         with _progress_bar(games, skipped, progress) as bar:
             hands = run_shards(dask, rules, policies, seed, todo, out, identity, threads,
                                bar.update)
-        return _summary(out, seed, games, skipped, len(todo), len(plan), hands, started)
+        return _summary(out, seed, games, skipped, len(todo), len(plan), hands, started,
+                        ignored=ignored)
     with _progress_bar(games, skipped, progress) as bar, \
             ThreadPoolExecutor(max_workers=len(WRITE_GROUPS),
                                thread_name_prefix="bezsim-writer") as writer:
@@ -279,27 +219,48 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
                         write.result()   # a failed write (disk full) ends the run now
 
         for shard in todo:
-            batches = _compute_shard(rules, policies, seed, shard, threads, advance, sizer)
-            hands += _hands(batches)
+            batches = compute_shard(rules, policies, seed, shard, threads, advance, sizer)
+            hands += count_hands(batches)
             while len(pending) >= WRITE_DEPTH:
                 for write in pending.popleft():
                     write.result()
-            pending.append([writer.submit(_write, out, shard, batches, policies, identity,
+            pending.append([writer.submit(write_tables, out, shard, batches, policies, identity,
                                           names) for names in WRITE_GROUPS])
             del batches          # the writes hold the shard's arrays until they are done
         while pending:
             for write in pending.popleft():
                 write.result()
-    return _summary(out, seed, games, skipped, len(todo), len(plan), hands, started)
+    return _summary(out, seed, games, skipped, len(todo), len(plan), hands, started, compiled,
+                    ignored)
 
 
-def _summary(out, seed: int, games: int, skipped: int, shards_run: int,
-             shards: int, hands: int, started: float) -> RunSummary:
+def load_kernels_announced(rules: Rules, policies: list[str], progress: bool) -> float:
+    """Compile (or load) the engine before the progress bar starts, so that its rate and
+    ETA measure games; with ``progress``, one line on stderr says a compile is under way.
+    Returns the seconds spent compiling."""
+    from bezsim.engine.compiling import announce_compiles, compile_message
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    with announce_compiles(say if progress else None,
+                           lambda: compile_message(policies)) as clock:
+        nothing = api.load_kernels(rules, policies)
+        for name in TABLE_NAMES:
+            batches_table([nothing], policies, name)      # the writer's kernels too
+    return clock.seconds
+
+
+def _summary(out, seed: int, games: int, skipped: int, shards_run: int, shards: int,
+             hands: int, started: float, compiled: float = 0.0,
+             ignored: tuple[str, ...] = ()) -> RunSummary:
     elapsed = time.perf_counter() - started
+    playing = elapsed - compiled
     return RunSummary(
         out_dir=str(out), seed=seed, games=games,
         games_run=games - skipped, games_skipped=skipped,
         shards_run=shards_run, shards_skipped=shards - shards_run,
         hands=hands, elapsed=elapsed,
-        hands_per_second=hands / elapsed if elapsed > 0 else 0.0,
+        hands_per_second=hands / playing if playing > 0 else 0.0,
+        compile_seconds=compiled, ignored=ignored,
     )

@@ -46,6 +46,7 @@ from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
 from bezsim.policy_faults import run_games_checked
 from bezsim.rules import Rules
+from bezsim.runner import load_kernels_announced
 
 MAX_SEED = 2**63 - 1
 ALL = "(all)"          # policy_b of a policy's overall row (more than two policies)
@@ -192,7 +193,7 @@ def add_batch(totals: PairTotals, batch: api.GameBatch, roles: Sequence[int],
 def play_pair(rules: Rules, a: str, b: str, games: int, seed: int, threads: int | None = None,
               advance=lambda n: None) -> PairTotals:
     """Play every seating of (a, b) on game indices 0..games-1; sums from a's side."""
-    from bezsim.runner import COMPUTE_CHUNK
+    from bezsim.shard_work import COMPUTE_CHUNK
 
     one_hand_game = bool(rules.params()[C.PR_ONE_HAND_GAME])
     totals = PairTotals(games)
@@ -244,6 +245,10 @@ def run_tournament(rules: Rules, policies: str | Sequence[str], games: int, seed
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     n_seatings = len(seatings(rules.players, rules.partners))
     results: dict[tuple[int, int], PairTotals] = {}
+    first_seating = seatings(rules.players, rules.partners)[0]
+    for i, j in pairs:        # compiled before the bar starts, so its rate measures games
+        load_kernels_announced(rules, [(names[i], names[j])[r] for r in first_seating],
+                               progress)
     with _progress_bar(len(pairs) * n_seatings * games, progress) as bar:
         for i, j in pairs:
             bar.set_description(f"{names[i]} vs {names[j]}")

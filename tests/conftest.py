@@ -100,6 +100,13 @@ class FakeEngine:
                 info[g - game_start, C.GI_OVERFLOW] = 1
         return api.GameBatch(game_start, PLAYERS, hand_seat, hand_info, info, events)
 
+    def load_kernels(self, rules, policies) -> api.GameBatch:
+        """Nothing to compile: an empty batch, as the engine's, not recorded as a call."""
+        players = len(policies)
+        return api.GameBatch(0, players, np.zeros((0, 1, players, C.HS_SIZE), np.int32),
+                             np.zeros((0, 1, C.HI_SIZE), np.int32),
+                             np.zeros((0, C.GI_SIZE), np.int64), np.zeros((0, 1), np.int64))
+
     def __call__(self, rules, policies, seed, game_start, n_games, threads=None):
         call = {"seed": seed, "game_start": game_start, "n_games": n_games,
                 "threads": threads, "policies": list(policies), "rules": rules}
@@ -128,26 +135,30 @@ def _fake_registry() -> types.ModuleType:
         return names
 
     module.parse_policies = parse_policies
+    module.parse_spec = lambda spec: (types.SimpleNamespace(name=spec, function=None), {})
     module.policy_functions = lambda specs: None     # no external policies in the fake
     module.resolved_values = lambda specs, variant: {}   # no by-variant policy in the fake
     return module
 
 
 # --- running the suite on several workers (README: pytest -n 2 --dist loadgroup) ----------
-# Most of a cold run is compiling the engine: the plain kernels first (every engine test needs
-# them), then the function-slot kernels and the search policy (search and plug-in tests only).
-# The controller compiles the plain kernels once, into numba's on-disk cache, before the
-# workers start; the search/plug-in tests form one xdist group, so one worker compiles the
-# slot kernels while the other runs everything else.
+# Most of a cold run is compiling the engine: the kernels without expert and those with it
+# first (engine/external.py: most tests need one or the other), then the function-slot
+# kernels and the search policy (search and plug-in tests only). The controller compiles the
+# two plain sets at once, one process each, into numba's on-disk cache, before the workers
+# start; the search/plug-in tests form one xdist group, so one worker compiles the slot
+# kernels while the other runs everything else.
 
 EXTERNAL_MODULES = ("test_search.py", "test_user_policies.py")
 WARM_PLAIN_ENGINE = """
+import sys
 from bezsim.engine.api import run_games, trace_one
 from bezsim.rules import Rules
 rules = Rules.make("ordinary")
-run_games(rules, ["random"], 1, 0, 2)
-run_games(rules, ["random"], 1, 0, 2, parallel=False)
-trace_one(rules, ["random"], 1, 0)
+policies = [sys.argv[1]]
+run_games(rules, policies, 1, 0, 2)
+run_games(rules, policies, 1, 0, 2, parallel=False)
+trace_one(rules, policies, 1, 0)
 """
 
 
@@ -160,7 +171,10 @@ def pytest_configure(config) -> None:
     if _xdist_controller(config):
         import subprocess
 
-        subprocess.run([sys.executable, "-c", WARM_PLAIN_ENGINE], check=False)
+        warming = [subprocess.Popen([sys.executable, "-c", WARM_PLAIN_ENGINE, policy])
+                   for policy in ("random", "expert")]
+        for process in warming:
+            process.wait()
 
 
 def pytest_collection_modifyitems(config, items) -> None:
@@ -174,6 +188,7 @@ def pytest_collection_modifyitems(config, items) -> None:
 def fake_engine(monkeypatch) -> FakeEngine:
     engine = FakeEngine()
     monkeypatch.setattr(api, "run_games", engine, raising=False)
+    monkeypatch.setattr(api, "load_kernels", engine.load_kernels, raising=False)
     monkeypatch.setitem(sys.modules, "bezsim.policies.registry", _fake_registry())
     return engine
 

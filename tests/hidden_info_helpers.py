@@ -3,9 +3,9 @@ test_hidden_information.py (issue 6: a policy's decision depends only on what it
 
 Snapshots are captured by running the engine as plain Python (``NUMBA_DISABLE_JIT=1``, in a
 subprocess so the compiled engine of the test process is never touched): the one call site
-``bezsim.engine.decisions.decide`` looks ``choose`` (and, for random seats, ``random_policy``)
-up in its module globals, so recording wrappers there see every decision with the state
-array ``S``, the random streams and the seat.
+``bezsim.engine.decisions.decide`` looks ``choose_among`` (and, for random seats,
+``random_policy``) up in its module globals, so recording wrappers there see every decision
+with the state array ``S``, the random streams and the seat.
 
     python tests/hidden_info_helpers.py OUT.npz      (with NUMBA_DISABLE_JIT=1)
 """
@@ -85,20 +85,20 @@ def _record_all(variant: str, options: dict, policies: tuple, seed: int, games: 
     from bezsim.rules import Rules
 
     rules = Rules.make(variant, options)
-    real = decisions.choose
+    real = decisions.choose_among
     real_random = decisions.random_policy      # decide calls the random policy directly
     seen: list[tuple] = []
     current = [-1]
 
-    def recording_choose(policy_id, S, seat, params, rng):
+    def recording_choose(fns, policy_id, S, seat, params, rng):
         seen.append((S.copy(), rng.copy(), int(seat), current[0]))
-        return real(policy_id, S, seat, params, rng)
+        return real(fns, policy_id, S, seat, params, rng)
 
     def recording_random(S, seat, params, rng):
         seen.append((S.copy(), rng.copy(), int(seat), current[0]))
         return real_random(S, seat, params, rng)
 
-    decisions.choose = recording_choose
+    decisions.choose_among = recording_choose
     decisions.random_policy = recording_random
     try:
         for game in games:
@@ -106,7 +106,7 @@ def _record_all(variant: str, options: dict, policies: tuple, seed: int, games: 
             api._SEEN.clear()     # the rule bound's rows, so every snapshot has one size
             run_games(rules, list(policies), seed, game, 1, parallel=False)
     finally:
-        decisions.choose = real
+        decisions.choose_among = real
         decisions.random_policy = real_random
     return rules.params(), seen
 

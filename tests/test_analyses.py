@@ -128,3 +128,29 @@ def test_script_runs_as_a_program(tmp_path):
     result = subprocess.run([sys.executable, str(REPO / "analyses" / "leading_first.py"),
                              "--help"], capture_output=True, text=True, check=True)
     assert "--quick" in result.stdout and "--check" in result.stdout
+
+
+def test_a_quick_run_in_a_copy_of_the_repository_leaves_it_unchanged(tmp_path):
+    """`python analyses/X.py --quick` rewrites its tracked JSON with the same bytes (floats
+    are rounded, bezsim/report/render.py), so a regenerated quick report is no change."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(REPO / "analyses", copy / "analyses",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.html", "*.md", "*.png"))
+    shutil.copy(REPO / ".gitignore", copy / ".gitignore")
+
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", "-C", str(copy), *args], capture_output=True, text=True,
+                              check=False)
+
+    git("init", "-q")
+    git("add", "-A")
+    assert git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "copy"
+               ).returncode == 0
+    done = subprocess.run([sys.executable, str(copy / "analyses" / "polish_compounds.py"),
+                           "--quick"], capture_output=True, text=True, cwd=copy)
+    assert done.returncode == 0, done.stderr
+    assert (copy / "analyses" / "reports" / "quick" / "polish_compounds.md").is_file()
+    assert git("diff", "--quiet").returncode == 0, git("diff", "--stat").stdout
+    assert git("status", "--porcelain").stdout == ""

@@ -292,11 +292,14 @@ OPTIONS = [
     (["--variant", "chinese"], "variant 'chinese' is not available yet"),
     (["--option", "target=1"], "No such option '--option'"),
     (["extra"], "Got unexpected extra argument (extra)"),
+    (["--json", "--variant", "polsh"], "unknown variant 'polsh'; did you mean 'polish'?"),
+    (["--json=yes"], "Option '--json' does not take a value"),
 ]
 
 POLICIES = [
     (["extra"], "Got unexpected extra argument (extra)"),
-    (["--json"], "No such option '--json'"),
+    (["--json=yes"], "Option '--json' does not take a value"),
+    (["--jsn"], "No such option '--jsn'. Did you mean '--json'?"),
 ]
 
 REPORT = [
@@ -466,14 +469,14 @@ def test_good_values_of_the_same_flags_run(sandbox, fake_engine, tmp_path):
 
 
 def test_seed_is_printed_only_for_a_run_that_starts(tmp_path, fake_engine, monkeypatch):
-    monkeypatch.setattr(cli.secrets, "randbits", lambda bits: 42)
+    monkeypatch.setattr(cli.secrets, "randbelow", lambda n: 42)
     monkeypatch.chdir(tmp_path)
     refused = invoke("simulate", "--games", "2", "--threads", "99")
     assert refused.stderr.splitlines()[0].startswith("bezsim: error: threads must be")
     assert len(refused.stderr.splitlines()) == 1 and not (tmp_path / "data").exists()
     started = invoke("simulate", "--games", "2", "--no-progress")
-    assert started.exit_code == 0 and started.stderr == "seed: 42\n"
-    assert (tmp_path / "data" / "runs" / "ordinary-42" / "manifest.json").is_file()
+    assert started.exit_code == 0 and started.stderr == "seed: 100042\n"
+    assert (tmp_path / "data" / "runs" / "ordinary-100042" / "manifest.json").is_file()
 
 
 def test_tournament_writes_again_into_its_own_directory_only(tmp_path, fake_engine):

@@ -58,13 +58,18 @@ def test_simulate_writes_tables_and_summary(tmp_path, fake_engine):
 def test_simulate_without_seed_draws_one_and_uses_default_out(tmp_path, fake_engine,
                                                               monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(cli.secrets, "randbits", lambda bits: 12345 if bits == 63 else -1)
+    monkeypatch.setattr(cli.secrets, "randbelow", lambda n: 12345 if n == 900_000 else -1)
     result = invoke("simulate", "--games", "3")
     assert result.exit_code == 0, result.stderr
-    assert result.stderr == "seed: 12345\n"
+    assert result.stderr == "seed: 112345\n"
     assert fake_engine.calls[0]["policies"] == ["random", "random"]
-    assert (tmp_path / "data" / "runs" / "ordinary-12345" / "manifest.json").is_file()
-    assert len(read_run(tmp_path / "data" / "runs" / "ordinary-12345")["games"]) == 3
+    assert (tmp_path / "data" / "runs" / "ordinary-112345" / "manifest.json").is_file()
+    assert len(read_run(tmp_path / "data" / "runs" / "ordinary-112345")["games"]) == 3
+
+
+def test_a_drawn_seed_has_six_digits_so_its_folder_reads_easily():
+    seeds = {cli.draw_seed() for _ in range(200)}
+    assert all(100_000 <= s <= 999_999 for s in seeds) and len(seeds) > 150
 
 
 def test_simulate_again_resumes_and_says_nothing_to_do(tmp_path, fake_engine):
@@ -184,11 +189,11 @@ def test_resume_needs_a_run_directory(tmp_path, fake_engine):
 
 def test_ctrl_c_without_seed_tells_the_seed(tmp_path, fake_engine, monkeypatch):
     fake_engine.interrupt_on_call = 0
-    monkeypatch.setattr(cli.secrets, "randbits", lambda bits: 99)
+    monkeypatch.setattr(cli.secrets, "randbelow", lambda n: 99)
     result = invoke("simulate", "--games", "3", "--out", str(tmp_path / "r"))
     assert result.exit_code == 130
     assert result.stderr.splitlines() == [
-        "seed: 99",
+        "seed: 100099",
         f"interrupted; finished shards are kept in {tmp_path / 'r'} — "
         f"resume with: bezsim simulate --resume {tmp_path / 'r'}"]
 
@@ -245,11 +250,13 @@ def test_options_lists_values_and_defaults():
     result = invoke("options")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == "options of ordinary (set with --option NAME=VALUE):"
-    rows = {line.split()[0]: line for line in lines[1:]}
-    assert rows["target"].split(None, 1)[1] == "1..10000  [default: 1000]"
-    assert rows["stage2_duty"].split(None, 1)[1] == (
-        "follow_and_win, follow_only  [default: follow_and_win]")
+    assert lines[0] == "options of ordinary (set with --option NAME=VALUE; docs/rules.md R9):"
+    names = [line.split()[0] for line in lines[1::2]]
+    rows = {name: (meaning.strip(), values.strip())
+            for name, meaning, values in zip(names, lines[1::2], lines[2::2], strict=True)}
+    assert rows["target"] == ("target                          The score that ends a game "
+                              "(R2.6)", "1..10000  [default: 1000]")
+    assert rows["stage2_duty"][1] == "follow_and_win, follow_only  [default: follow_and_win]"
     assert len(rows) == 11
 
 

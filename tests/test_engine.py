@@ -195,9 +195,9 @@ def test_rows_sized_from_earlier_games_give_the_same_games(monkeypatch, variant)
 @pytest.mark.parametrize("policies", [["random"], ["greedy", "heuristic"]])
 def test_a_game_is_the_same_alone_in_a_fresh_state_or_after_others_in_a_block(variant,
                                                                                policies):
-    """run_batch plays consecutive games in one reused state (blocks of a batch) and
-    run_serial every game in one state: each game must equal itself played alone, in a
-    fresh state, whatever ran before it."""
+    """run_serial plays consecutive games in one reused state (blocks of a parallel call,
+    or every game of a serial one): each game must equal itself played alone, in a fresh
+    state, whatever ran before it."""
     rules = Rules.make(variant)
     pols = (policies * rules.players)[:rules.players]
     n = 600                               # more games than batch blocks: blocks of 2-3
@@ -280,7 +280,7 @@ def test_picking_several_copies_at_once_equals_successive_picks():
 
 
 def _play_in(S, rules, policies, seed, game):
-    """One game played by the engine's per-game kernel in the state buffer S (as run_batch
+    """One game played by the engine's per-game kernel in the state buffer S (as run_serial
     does for each game of a block); returns its outcome arrays."""
     from bezsim.engine import api
     from bezsim.engine.game import play_game

@@ -220,10 +220,10 @@ def test_a_failed_write_stops_the_computing_shard_between_engine_calls(tmp_path,
     """The writer thread fails on shard 0 while the main thread computes shard 1 in small
     engine calls: the error surfaces at the next call boundary (not after the whole shard,
     and not never), as the write's own one-line error."""
-    import bezsim.runner as runner
+    import bezsim.shard_work as shard_work
 
-    monkeypatch.setattr(runner, "COMPUTE_CHUNK", 2)
-    monkeypatch.setattr(runner, "CHUNK_SECONDS", 0.0)     # every engine call plays 2 games
+    monkeypatch.setattr(shard_work, "COMPUTE_CHUNK", 2)
+    monkeypatch.setattr(shard_work, "CHUNK_SECONDS", 0.0)     # every engine call plays 2 games
     failed = threading.Event()
 
     def full_disk(table, where, **kwargs):

@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from bezsim import runner
+from bezsim import runner, shard_work
 from bezsim.errors import BezsimError
 from bezsim.io import shards
 from bezsim.io.reader import read_run
@@ -30,9 +30,10 @@ def _assert_same_run(a, b):
 
 
 def test_plan_shards():
-    assert runner.plan_shards(45, 20) == [runner.Shard(0, 0, 20), runner.Shard(1, 20, 20),
-                                          runner.Shard(2, 40, 5)]
-    assert runner.plan_shards(3, 20000) == [runner.Shard(0, 0, 3)]
+    Shard = shard_work.Shard
+    assert shard_work.plan_shards(45, 20) == [Shard(0, 0, 20), Shard(1, 20, 20),
+                                              Shard(2, 40, 5)]
+    assert shard_work.plan_shards(3, 20000) == [shard_work.Shard(0, 0, 3)]
 
 
 def test_run_writes_every_game_once(tmp_path, fake_engine, rules):
@@ -56,8 +57,8 @@ def test_run_writes_every_game_once(tmp_path, fake_engine, rules):
 def test_tables_do_not_depend_on_shard_size_threads_or_chunking(tmp_path, fake_engine, rules,
                                                                 monkeypatch):
     _run(rules, tmp_path / "a", games=37, shard_size=37, threads=1)
-    monkeypatch.setattr(runner, "COMPUTE_CHUNK", 4)
-    monkeypatch.setattr(runner, "CHUNK_SECONDS", 0.0)     # every call at the fewest games
+    monkeypatch.setattr(shard_work, "COMPUTE_CHUNK", 4)
+    monkeypatch.setattr(shard_work, "CHUNK_SECONDS", 0.0)     # every call at the fewest games
     _run(rules, tmp_path / "b", games=37, shard_size=10, threads=1)
     assert len(list((tmp_path / "b" / "hands").glob("*.parquet"))) == 4
     # 10-game shards computed in chunks of 4, 4, 2
@@ -68,12 +69,12 @@ def test_tables_do_not_depend_on_shard_size_threads_or_chunking(tmp_path, fake_e
 def test_calls_are_sized_from_the_measured_rate():
     """A quick call makes the next one as large as CHUNK_SECONDS allows; a slow one keeps
     the minimum, so a slow policy still moves the progress bar and hears Ctrl-C."""
-    sizer = runner.ChunkSizer()
-    assert sizer.games == runner.COMPUTE_CHUNK
+    sizer = shard_work.ChunkSizer()
+    assert sizer.games == shard_work.COMPUTE_CHUNK
     sizer.took(sizer.games, 0.01)
-    assert sizer.games == int(runner.COMPUTE_CHUNK / 0.01 * runner.CHUNK_SECONDS)
+    assert sizer.games == int(shard_work.COMPUTE_CHUNK / 0.01 * shard_work.CHUNK_SECONDS)
     sizer.took(sizer.games, 6000.0)
-    assert sizer.games == runner.COMPUTE_CHUNK
+    assert sizer.games == shard_work.COMPUTE_CHUNK
 
 
 def test_interrupted_run_resumes_to_the_same_tables(tmp_path, fake_engine, rules):
@@ -131,7 +132,7 @@ def test_write_of_shard_k_overlaps_compute_of_the_next_shards(tmp_path, fake_eng
     third_compute = threading.Event()
     overlapped, in_flight, most, groups, finished, early = [], [], [0], [], set(), []
     lock = threading.Lock()
-    real_write = runner._write
+    real_write = runner.write_tables
 
     def slow_write(out, shard, batch, policies, identity, names):
         with lock:
@@ -149,7 +150,7 @@ def test_write_of_shard_k_overlaps_compute_of_the_next_shards(tmp_path, fake_eng
             finished.add((shard.index, names))
 
     fake_engine.on_call = lambda call: call["game_start"] == 20 and third_compute.set()
-    monkeypatch.setattr(runner, "_write", slow_write)
+    monkeypatch.setattr(runner, "write_tables", slow_write)
     _run(rules, tmp_path, games=50, shard_size=10)
     assert overlapped == [True, True] and most[0] == 2 and early == []
     assert sorted(groups) == sorted((k, names) for k in range(5)
@@ -221,8 +222,8 @@ def test_a_shard_played_in_several_engine_calls_is_the_same_shard(tmp_path, monk
     policies = ["random"] * rules.players
     runner.run_simulation(rules, policies, 5, 20, tmp_path / "one", shard_size=20,
                           progress=False)
-    monkeypatch.setattr(runner, "COMPUTE_CHUNK", 3)
-    monkeypatch.setattr(runner, "CHUNK_SECONDS", 0.0)
+    monkeypatch.setattr(shard_work, "COMPUTE_CHUNK", 3)
+    monkeypatch.setattr(shard_work, "CHUNK_SECONDS", 0.0)
     runner.run_simulation(rules, policies, 5, 20, tmp_path / "many", shard_size=20,
                           progress=False)
     one, many = read_run(tmp_path / "one"), read_run(tmp_path / "many")

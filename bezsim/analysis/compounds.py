@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 
 from bezsim.analysis.load import finished_run
-from bezsim.analysis.stats import mean_ci, wilson
+from bezsim.analysis.stats import format_ci, mean_ci, wilson
 from bezsim.errors import BezsimError
-from bezsim.io.reader import read_parquet
+from bezsim.io.reader import read_shards
 
 
 def load_declarations(run_dir: str | Path) -> tuple[pd.DataFrame, int]:
@@ -29,14 +29,22 @@ def load_declarations(run_dir: str | Path) -> tuple[pd.DataFrame, int]:
     run = Path(run_dir)
     if not (run / "declarations").is_dir() or not (run / "games").is_dir():
         raise BezsimError(f"{run_dir} is not a bezsim run directory (no declarations/games)")
-    games = read_parquet(run / "games", "games", run_dir, columns=["hands"])
-    events = read_parquet(
-        run / "declarations", "declarations", run_dir,
+    games = read_shards(run, "games", columns=["hands"])
+    events = read_shards(
+        run, "declarations",
         columns=["game_id", "hand", "seat", "points", "compound_id", "compound_size"],
         filters=[("compound_size", ">=", 1)])
     grouped = events.groupby(["game_id", "hand", "seat", "compound_id"], observed=True)
     decl = grouped.agg(size=("compound_size", "first"), points=("points", "sum")).reset_index()
     return decl, int(games["hands"].sum())
+
+
+def _per_hand(decl: pd.DataFrame, n_hands: int) -> np.ndarray:
+    """Declarations of each hand (hands without one count 0): the units of a per-hand mean."""
+    counts = np.zeros(n_hands)
+    per_hand = decl.groupby(["game_id", "hand"]).size()
+    counts[:per_hand.size] = per_hand.to_numpy()
+    return counts
 
 
 def compound_stats(run_dir: str | Path) -> dict[str, Any]:
@@ -46,8 +54,7 @@ def compound_stats(run_dir: str | Path) -> dict[str, Any]:
         raise BezsimError(f"{run_dir} holds no hands")
     compounds = decl[decl["size"] >= 2]
     per_hand = compounds.groupby(["game_id", "hand"]).size()
-    counts = np.zeros(n_hands)
-    counts[:per_hand.size] = per_hand.to_numpy()
+    counts = _per_hand(compounds, n_hands)
     sizes = compounds["size"].value_counts().sort_index()
     return {
         "hands": n_hands,
@@ -55,7 +62,7 @@ def compound_stats(run_dir: str | Path) -> dict[str, Any]:
         "compounds": int(len(compounds)),
         "compounds_per_hand": mean_ci(counts),
         "hands_with_a_compound": wilson(int(per_hand.size), n_hands),
-        "declarations_per_hand": (len(decl) / n_hands,),
+        "declarations_per_hand": mean_ci(_per_hand(decl, n_hands)),
         "size_count": {int(size): int(k) for size, k in sizes.items()},
         "size_share": {int(size): wilson(int(k), len(compounds)) for size, k in sizes.items()},
         "compound_points": mean_ci(compounds["points"].to_numpy()),
@@ -64,10 +71,8 @@ def compound_stats(run_dir: str | Path) -> dict[str, Any]:
 
 
 def format_stats(stats: dict[str, Any]) -> str:
-    def ci(triple: tuple[float, ...], fmt: str = "{:.4f}") -> str:
-        if len(triple) < 3:
-            return fmt.format(triple[0])
-        return f"{fmt.format(triple[0])} [{fmt.format(triple[1])}, {fmt.format(triple[2])}]"
+    def ci(triple: tuple[float, ...], fmt: str = ".4f") -> str:
+        return format_ci(triple, fmt)
 
     lines = [
         f"hands: {stats['hands']:,}   declarations: {stats['declarations']:,}   "
@@ -89,7 +94,7 @@ def compounds_per_hand(run_dir: str | Path) -> np.ndarray:
     run = Path(run_dir)
     if not (run / "hands").is_dir():
         raise BezsimError(f"{run_dir} is not a bezsim run directory (no hands table)")
-    hands = pd.read_parquet(run / "hands", columns=["game_id", "hand", "compounds"])
+    hands = read_shards(run, "hands", columns=["game_id", "hand", "compounds"])
     return hands.groupby(["game_id", "hand"], sort=True)["compounds"].sum().to_numpy(np.float64)
 
 
@@ -102,8 +107,8 @@ def stage2_share(run_dir: str | Path) -> tuple[float, float, float]:
     run = Path(run_dir)
     if not (run / "declarations").is_dir():
         raise BezsimError(f"{run_dir} is not a bezsim run directory (no declarations)")
-    events = pd.read_parquet(run / "declarations",
-                             columns=["game_id", "hand", "seat", "trick", "compound_id"],
-                             filters=[("compound_size", ">=", 2)])
+    events = read_shards(run, "declarations",
+                         columns=["game_id", "hand", "seat", "trick", "compound_id"],
+                         filters=[("compound_size", ">=", 2)])
     tricks = events.groupby(["game_id", "hand", "seat", "compound_id"])["trick"].first()
     return wilson(int((tricks > STAGE1_TRICKS).sum()), len(tricks))

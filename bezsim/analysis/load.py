@@ -22,7 +22,7 @@ import pandas as pd
 
 from bezsim.errors import BezsimError
 from bezsim.io.manifest import MANIFEST_NAME, read_manifest
-from bezsim.io.reader import read_table
+from bezsim.io.reader import read_shards, read_table
 from bezsim.io.schema import TABLE_NAMES
 
 # docs/rules.md section of each variant, for reports
@@ -98,10 +98,7 @@ class Run:
             return getattr(self, name)
         if name in self.__dict__:
             return self.__dict__[name][list(columns)]
-        local = Path(str(self.path)) / name
-        if local.is_dir():
-            return _read(local, name, lambda: pd.read_parquet(local, columns=list(columns)))
-        return self._whole(name)[list(columns)]
+        return read_shards(self.path, name, columns=columns)
 
     def _whole(self, name: str) -> pd.DataFrame:
         return _read(self.path, name, lambda: read_table(self.path, name))

@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 from bezsim.analysis.load import finished_run
-from bezsim.analysis.stats import mean_ci, wilson
+from bezsim.analysis.stats import format_ci, mean_ci, wilson
 from bezsim.errors import BezsimError
-from bezsim.io.reader import read_parquet
+from bezsim.io.reader import read_shards
 
 
 def rubicon_stats(run_dir: str | Path) -> dict[str, Any]:
@@ -23,12 +23,10 @@ def rubicon_stats(run_dir: str | Path) -> dict[str, Any]:
     run = Path(run_dir)
     if not (run / "games").is_dir() or not (run / "declarations").is_dir():
         raise BezsimError(f"{run_dir} is not a bezsim run directory (no games/declarations)")
-    games = read_parquet(run / "games", "games", run_dir,
-                         columns=["game_id", "winner", "stake", "rubicon"])
-    events = read_parquet(run / "declarations", "declarations", run_dir,
-                          columns=["game_id", "trick", "seat", "kind"],
-                          filters=[("kind", "in", ["carte_blanche", "triple_bezique",
-                                                   "quadruple_bezique"])])
+    games = read_shards(run, "games", columns=["game_id", "winner", "stake", "rubicon"])
+    events = read_shards(run, "declarations", columns=["game_id", "trick", "seat", "kind"],
+                         filters=[("kind", "in", ["carte_blanche", "triple_bezique",
+                                                  "quadruple_bezique"])])
     n = len(games)
     if n == 0:
         raise BezsimError(f"{run_dir} holds no games")
@@ -59,8 +57,8 @@ def rubicon_stats(run_dir: str | Path) -> dict[str, Any]:
 
 
 def format_stats(stats: dict[str, Any]) -> str:
-    def ci(t: tuple[float, ...], fmt: str = "{:.5f}") -> str:
-        return f"{fmt.format(t[0])} [{fmt.format(t[1])}, {fmt.format(t[2])}]"
+    def ci(t: tuple[float, ...], fmt: str = ".5f") -> str:
+        return format_ci(t, fmt)
 
     return "\n".join([
         f"games (one hand each): {stats['games']:,}",

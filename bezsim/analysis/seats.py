@@ -16,15 +16,15 @@ import numpy as np
 import pandas as pd
 
 from bezsim.analysis.load import finished_run
-from bezsim.analysis.stats import Estimate, mean_ci, wilson
+from bezsim.analysis.stats import Estimate, format_ci, mean_ci, wilson
 from bezsim.errors import BezsimError
-from bezsim.io.reader import read_parquet
+from bezsim.io.reader import read_shards
 
 
 def _read(run: Path, table: str, columns: list[str], **kw) -> pd.DataFrame:
     if not (run / table).is_dir():
         raise BezsimError(f"{run} is not a bezsim run directory (no {table} table)")
-    return read_parquet(run / table, table, run, columns=columns, **kw)
+    return read_shards(run, table, columns=columns, **kw)
 
 
 def position_points(run_dir: str | Path) -> tuple[np.ndarray, int, bool]:
@@ -65,6 +65,7 @@ def seat_stats(run_dir: str | Path) -> dict[str, Any]:
     n_games = len(games)
     winners = decided["winner"].to_numpy()
 
+    about = finished_run(run_dir)
     triples = _read(run, "declarations", ["game_id", "hand", "kind", "status"],
                     filters=[("kind", "==", "triple_bezique")])
     triples = triples[triples["status"].astype(str) != "lost"]
@@ -84,12 +85,16 @@ def seat_stats(run_dir: str | Path) -> dict[str, Any]:
         "hands_tied_at_top": wilson(int((~single_top).sum()), n_hands),
         "hands_with_triple_bezique": wilson(hands_with_triple, n_hands),
         "triple_beziques": len(triples),
+        # seats dealt at random and playing alike should win alike; with different policies
+        # the seat figures compare the policies instead
+        "same_policy_every_seat": len(set(about.policies)) == 1,
+        "triple_bezique_possible": about.rules().packs >= 3,     # three copies of Q♠ J♦
     }
 
 
 def format_stats(stats: dict[str, Any]) -> str:
-    def ci(t: tuple[float, ...], fmt: str = "{:.4f}") -> str:
-        return f"{fmt.format(t[0])} [{fmt.format(t[1])}, {fmt.format(t[2])}]"
+    def ci(t: tuple[float, ...], fmt: str = ".4f") -> str:
+        return format_ci(t, fmt)
 
     side = "team" if stats["partners"] else "seat"
     last = stats["sides"] - 1
@@ -99,7 +104,10 @@ def format_stats(stats: dict[str, Any]) -> str:
         names = ["team on the dealer's left (leads first)", "dealer's team"]
     lines = [f"games: {stats['games']:,}   hands: {stats['hands']:,}   "
              f"players: {stats['players']}{' (two teams)' if stats['partners'] else ''}",
-             f"games won by {side} (seats are dealt at random, so these should agree):"]
+             f"games won by {side}"
+             + (" (seats are dealt at random, so these should agree):"
+                if stats.get("same_policy_every_seat", True) else
+                " (the seats play different policies: these compare them):")]
     lines += [f"  {side} {s}: {ci(t)}" for s, t in enumerate(stats["game_wins_by_side"])]
     lines.append("games won by position at the first hand of the game:")
     lines += [f"  {names[p]}: {ci(t)}" for p, t in enumerate(stats["game_wins_by_first_position"])]
@@ -109,8 +117,10 @@ def format_stats(stats: dict[str, Any]) -> str:
     lines.append("mean points per hand, by position:")
     lines += [f"  {names[p]}: {ci(t, '{:.1f}')}"
               for p, t in enumerate(stats["hand_points_by_position"])]
-    lines.append(f"hands with a triple bezique: {ci(stats['hands_with_triple_bezique'], '{:.6f}')}"
-                 f"  ({stats['triple_beziques']:,} declared)")
+    if stats.get("triple_bezique_possible", True):
+        lines.append(f"hands with a triple bezique: "
+                     f"{ci(stats['hands_with_triple_bezique'], '{:.6f}')}"
+                     f"  ({stats['triple_beziques']:,} declared)")
     lines.append("(95% intervals: Wilson for shares, normal for means)")
     return "\n".join(lines)
 

@@ -9,6 +9,7 @@ normal approximation, and differences between two rates Newcombe's hybrid score 
 from __future__ import annotations
 
 import math
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -32,10 +33,43 @@ class Estimate(NamedTuple):
 
     def format(self, fmt: str = ".4f", scale: float = 1.0) -> str:
         """``0.5123 [0.5001, 0.5245]``; ``scale=100`` shows a rate as a percentage."""
-        v, lo, hi = (x * scale for x in self)
-        if math.isnan(lo):
-            return f"{v:{fmt}}"
-        return f"{v:{fmt}} [{lo:{fmt}}, {hi:{fmt}}]"
+        return format_ci(tuple(x * scale for x in self), fmt)
+
+
+def _decimals_for(values: tuple[float, ...], decimals: int) -> int:
+    """``decimals``, or more where a nonzero value would print as zero: then two significant
+    digits of the smallest such value (a share of 3e-5 is 0.000030, not 0.0000), at most 10."""
+    hidden = [abs(v) for v in values
+              if v and math.isfinite(v) and abs(v) < 0.5 * 10.0 ** -decimals]
+    if not hidden:
+        return decimals
+    return min(10, max(decimals, 1 - math.floor(math.log10(min(hidden)))))
+
+
+def wide_enough(fmt: str, values: tuple[float, ...]) -> str:
+    """The format spec ``fmt`` (``.4f``, ``+.2f``, ``.1%``, or ``{:.4f}``) with enough
+    decimals for ``values`` (``_decimals_for``)."""
+    spec = fmt.strip("{}:")
+    match = re.fullmatch(r"([+ ]?)\.(\d+)([f%])", spec)
+    if not match:
+        return spec
+    sign, decimals, kind = match.groups()
+    scaled = tuple(v * 100 for v in values) if kind == "%" else values
+    return f"{sign}.{_decimals_for(scaled, int(decimals))}{kind}"
+
+
+def format_ci(estimate: tuple[float, ...], fmt: str = ".4f") -> str:
+    """``value [low, high]`` in ``fmt`` (a format spec such as ``.4f`` or ``+.2f``), with
+    more decimals where a nonzero figure would print as zero; an interval that is a single
+    point (every unit agreed: no sampling error to show) is said to be exact."""
+    values = tuple(float(x) for x in estimate)
+    spec = wide_enough(fmt, values)
+    if len(values) < 3 or math.isnan(values[1]):
+        return f"{values[0]:{spec}}"
+    v, lo, hi = values
+    if lo == hi == v:
+        return f"{v:{spec}} (exact: every sample gave this value, so no interval)"
+    return f"{v:{spec}} [{lo:{spec}}, {hi:{spec}}]"
 
 
 NAN_ESTIMATE = Estimate(math.nan, math.nan, math.nan)

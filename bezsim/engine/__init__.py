@@ -24,7 +24,7 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 _KERNEL_DIRS = (_PACKAGE / "engine", _PACKAGE / "policies")
 # Python wrappers: no kernel and no constant a kernel reads (checked: no kernel module imports
 # them), so editing their validation does not throw away every compiled kernel
-_NOT_KERNELS = frozenset({"__init__.py", "api.py", "registry.py"})
+_NOT_KERNELS = frozenset({"__init__.py", "api.py", "compiling.py", "registry.py"})
 _VERSIONS_KEPT = 3     # other processes may still be using a recent older version
 
 

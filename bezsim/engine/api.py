@@ -6,6 +6,7 @@ the ``GameBatch`` result type that the io layer turns into tables.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,6 +62,9 @@ def unpack_events(packed: np.ndarray) -> dict[str, np.ndarray]:
 __all__ = ["GameBatch", "unpack_events", "C"]
 
 
+# Work items per thread of a parallel call: games differ in length (hands until the target),
+# so a thread that drew short blocks takes more of them
+BLOCKS_PER_THREAD = 8
 EVENTS_PER_HAND = 16   # starting room; games that need more are rerun alone with more
 MAX_GAME_ID = 2**63 - 1   # game indices are int64 in the kernels and the tables
 
@@ -151,12 +155,43 @@ def _check_range(seed: int, game_start: int, n_games: int) -> None:
                           f"{int(game_start) + int(n_games) - 1}")
 
 
+def load_kernels(rules, policies: list[str]) -> GameBatch:
+    """Compile, or load from the on-disk cache, the kernel ``run_games`` calls for these
+    policies, playing no game (so a caller can time the compile apart from the games).
+    Returns the empty batch, whose tables warm the writer's kernels the same way."""
+    return run_games(rules, policies, 0, 0, 0)
+
+
+def _run_threads(threads: int, args: tuple, game_start: int, hs: np.ndarray, hi: np.ndarray,
+                 gi: np.ndarray, ev: np.ndarray) -> None:
+    """Games on ``threads`` threads: consecutive blocks, each played by the serial kernel
+    (which releases the GIL) into its own rows, so no result depends on the thread count.
+    Python threads rather than numba's ``prange``: the parallel kernel took 12 s of a cold
+    start to compile, and plays no faster."""
+    from bezsim.engine.game import run_serial
+
+    n = gi.shape[0]
+    if threads <= 1 or n <= 1:
+        run_serial(*args, game_start, hs, hi, gi, ev)
+        return
+    blocks = min(n, threads * BLOCKS_PER_THREAD)
+    bounds = [b * n // blocks for b in range(blocks + 1)]
+
+    def block(b: int) -> None:
+        lo, up = bounds[b], bounds[b + 1]
+        run_serial(*args, game_start + lo, hs[lo:up], hi[lo:up], gi[lo:up], ev[lo:up])
+
+    with ThreadPoolExecutor(threads) as pool:
+        for _ in pool.map(block, range(blocks)):   # re-raises a block's error here
+            pass
+
+
 def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: int,
               threads: int | None = None, parallel: bool = True) -> GameBatch:
     """Play games ``game_start .. game_start + n_games - 1`` and return their outcome arrays."""
     import numba
 
-    from bezsim.engine.game import run_batch, run_serial, trace_game
+    from bezsim.engine.game import run_serial, trace_game
 
     _check_rules(rules)
     _check_range(seed, game_start, n_games)
@@ -168,16 +203,12 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
     hands, events = _capacities(params, hand_cap)
     hs, hi, gi, ev = _alloc(n_games, hands, players, events)
     seed_u = np.uint64(seed)
+    args = (params, pol_ids, pol_params, fns, seed_u)
     if parallel:
-        previous = numba.get_num_threads()
-        if threads is not None:
-            numba.set_num_threads(check_threads(threads))
-        try:
-            run_batch(params, pol_ids, pol_params, fns, seed_u, game_start, hs, hi, gi, ev)
-        finally:
-            numba.set_num_threads(previous)   # a run's thread count must not outlive it
+        n_threads = numba.get_num_threads() if threads is None else check_threads(threads)
+        _run_threads(n_threads, args, game_start, hs, hi, gi, ev)
     else:
-        run_serial(params, pol_ids, pol_params, fns, seed_u, game_start, hs, hi, gi, ev)
+        run_serial(*args, game_start, hs, hi, gi, ev)
     _check_policy_errors(gi, specs, game_start)
     for _ in range(3):          # events are counted past the rows; hands stop at them
         wide = np.nonzero(gi[:, C.GI_OVERFLOW] == 1)[0]

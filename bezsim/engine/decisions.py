@@ -1,10 +1,9 @@
 """The one place the engine asks a policy to decide (contract in policies/builtin.py)."""
 
-from numba import njit
-
 from bezsim.engine.external import EXTERNAL, call_external
+from bezsim.engine.jit import njit
 from bezsim.engine.state import CTR_FAULT, FAULT_POLICY, O_DECISION, O_N_ACTS
-from bezsim.policies.builtin import RANDOM, choose, random_policy
+from bezsim.policies.builtin import RANDOM, choose_among, random_policy
 
 
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
@@ -21,7 +20,7 @@ def decide(S, rng, pol_ids, pol_params, fns, decision, seat, n):
     elif pid == EXTERNAL:   # search or a user's plug-in (engine/external.py)
         idx = call_external(fns, S, seat, pol_params[seat], rng[1 + seat])
     else:
-        idx = choose(pid, S, seat, pol_params, rng)
+        idx = choose_among(fns, pid, S, seat, pol_params, rng)
     if idx < 0 or idx >= n:
         S[CTR_FAULT] = FAULT_POLICY
         return 0

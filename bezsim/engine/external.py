@@ -6,9 +6,13 @@ external policies and stays in the on-disk cache. A seat whose policy is externa
 EXTERNAL; its function is called with the same arguments as a built-in policy (contract in
 bezsim/policies/builtin.py), its parameter row and its own random stream.
 
-Search rollouts replay the engine's own hand functions with ``fns = None`` (no external seat
-can occur in them): a separate specialisation, which keeps the search cacheable and breaks
-the cycle search -> hand -> decide -> search.
+``fns``, the run's policy set, is what the kernels are compiled for:
+* ``None``: every built-in policy and no external one. Search rollouts replay the engine's
+  own hand functions so (no external seat can occur in them): a separate specialisation,
+  which keeps the search cacheable and breaks the cycle search -> hand -> decide -> search.
+* ``(with_expert, slots)``: ``with_expert`` is None when no seat plays ``expert``, whose
+  compile is a third of the engine's, so a run without it never compiles it
+  (builtin.choose_among); ``slots`` is None or the tuple of four functions.
 """
 
 from numba import types
@@ -22,18 +26,23 @@ N_FUNCTION_SLOTS = 4    # one per seat, whatever the variant (the tuple's length
 
 def call_external(fns, S, seat, params, stream):
     """The seat's external policy; -1 (a contract fault) when there is none."""
-    if fns is None:
+    if fns is None or fns[1] is None:
         return -1
-    return fns[seat](S, seat, params, stream)
+    return fns[1][seat](S, seat, params, stream)
+
+
+def policy_set(with_expert: bool, slots: tuple | None) -> tuple:
+    """The ``fns`` value of a run (module docstring)."""
+    return (0 if with_expert else None, slots)
 
 
 @overload(call_external, jit_options={"cache": True})
 def _call_external_impl(fns, S, seat, params, stream):
-    if isinstance(fns, types.NoneType):
+    if isinstance(fns, types.NoneType) or isinstance(fns.types[1], types.NoneType):
         def none_impl(fns, S, seat, params, stream):
             return -1
         return none_impl
 
     def impl(fns, S, seat, params, stream):
-        return fns[seat](S, seat, params, stream)
+        return fns[1][seat](S, seat, params, stream)
     return impl

@@ -1,11 +1,10 @@
 """Games and batches: hands until a seat reaches the target (R2.6), many games in parallel.
 
-A game is a pure function of (params, policies, seed, game index); ``run_batch`` writes
+A game is a pure function of (params, policies, seed, game index); ``run_serial`` writes
 each game into its own rows, so the thread count cannot change any result.
 """
 
 import numpy as np
-from numba import njit, prange
 
 from bezsim.engine.constants import (
     DOUBLE_GAME_GAME,
@@ -59,6 +58,7 @@ from bezsim.engine.constants import (
     TR_HAND_POINTS,
 )
 from bezsim.engine.hand import next_seat, play_hand
+from bezsim.engine.jit import njit
 from bezsim.engine.rng import PURPOSE_DEAL, PURPOSE_GAME, PURPOSE_POLICY, below, seed_stream
 from bezsim.engine.settlement import settle
 from bezsim.engine.state import (
@@ -224,35 +224,13 @@ def trace_seats(S, kind, first, values, players, last, last2):
     trace_add(S, kind, first, v0, v1, v2, v3, last, last2)
 
 
-BATCH_BLOCKS = 256     # parallel work items of a batch: each plays a run of games in one state
-
-
-@njit(error_model="numpy", cache=True, parallel=True, nogil=True)
-def run_batch(params, pol_ids, pol_params, fns, seed, game_start, hand_seat, hand_info, game_info,
-              events):
-    """Play games game_start .. game_start + n - 1, one output row each, in parallel.
-
-    Games are split into consecutive blocks that reuse one state buffer (reset_game between
-    games, as run_serial) instead of allocating and zeroing 24 KB for every game. Each game
-    still depends only on its index, so the blocks change no result."""
-    players = params[PR_PLAYERS]
-    n = game_info.shape[0]
-    blocks = min(n, BATCH_BLOCKS)
-    for b in prange(blocks):
-        lo = b * n // blocks
-        hi = (b + 1) * n // blocks
-        S = new_state(events.shape[1], 0)
-        rng = np.zeros((1 + players, 4), np.uint64)
-        for i in range(lo, hi):
-            reset_game(S)
-            play_game(params, pol_ids, pol_params, fns, seed, game_start + i, hand_seat[i],
-                      hand_info[i], game_info[i], events[i], S, rng)
-
-
 @njit(error_model="numpy", cache=True, nogil=True)
 def run_serial(params, pol_ids, pol_params, fns, seed, game_start, hand_seat, hand_info, game_info,
                events):
-    """``run_batch`` on one thread, without the parallel machinery."""
+    """Play games game_start .. game_start + n - 1, one output row each, in one reused state
+    buffer (reset_game between games) rather than allocating and zeroing 24 KB a game. Each
+    game depends only on its index, so how a run splits its games into calls (and calls
+    onto threads, api.run_games) changes no result."""
     players = params[PR_PLAYERS]
     S = new_state(events.shape[1], 0)
     rng = np.zeros((1 + players, 4), np.uint64)

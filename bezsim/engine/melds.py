@@ -6,8 +6,6 @@ kind; the engine picks the physical copies, preferring copies that have already 
 other kinds and cards already on the table, so fresh copies stay free for later combinations.
 """
 
-from numba import njit
-
 from bezsim.engine.constants import (
     ACE,
     BEZ_PAIR_BY_TRUMP,
@@ -85,6 +83,7 @@ from bezsim.engine.constants import (
     V_SHOWN,
     V_TURNUP,
 )
+from bezsim.engine.jit import njit
 from bezsim.engine.state import (
     ACTIONS_MAX,
     CNT_WIDTH,

@@ -6,7 +6,8 @@ for any thread count, shard size or machine count.
 """
 
 import numpy as np
-from numba import njit
+
+from bezsim.engine.jit import njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -11,7 +11,8 @@ Readings chosen where the rules leave room:
 """
 
 import numpy as np
-from numba import njit
+
+from bezsim.engine.jit import njit
 
 
 @njit(error_model="numpy", cache=True)

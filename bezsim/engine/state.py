@@ -12,7 +12,6 @@ incrementally in its ``O_SEEN`` row, so a policy reads its own row and the publi
 """
 
 import numpy as np
-from numba import njit
 
 from bezsim.engine.constants import (
     LOC_HAND,
@@ -29,6 +28,7 @@ from bezsim.engine.constants import (
     V_MINE_SHOWN,
     V_SHOWN,
 )
+from bezsim.engine.jit import njit
 
 N_MAX = 192            # six packs
 PENDING_MAX = 16       # "to score" combinations a seat can hold at once (R1.10)

@@ -1,8 +1,7 @@
 """Who wins a trick (R1.3) and which cards may be played (R1.5 stage 1, R1.6 stage 2)."""
 
-from numba import njit
-
 from bezsim.engine.constants import DUTY_FOLLOW_AND_WIN, MAX_HAND
+from bezsim.engine.jit import njit
 from bezsim.engine.state import O_ACTS, O_HAND_N, O_HANDS, O_SCRATCH, O_TRICK, unsigned
 
 

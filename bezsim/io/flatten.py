@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from bezsim.engine.constants import (
     EV_LOST,
@@ -40,6 +39,7 @@ from bezsim.engine.constants import (
     HS_TRICKS_WON,
     N_KINDS,
 )
+from bezsim.engine.jit import njit
 
 # the hands table's int16 counters, in schema order
 SMALL_COUNTS = (HS_TRICKS_WON, HS_COMBINATIONS, HS_DECLARING_TRICKS, HS_COMPOUNDS,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,32 @@ from bezsim.io.schema import TABLE_KEYS, TABLE_NAMES
 from bezsim.io.storage import LocalStore, store_for
 
 METADATA_KEY = "bezsim"
+SHARD_FILE = re.compile(r"part-\d{6,}\.parquet")    # shard_name's pattern
 
 
 def shard_name(index: int) -> str:
     # zero-padded so that file order is game order
     return f"part-{index:06d}.parquet"
+
+
+def table_files(out_dir: str | os.PathLike, name: str) -> tuple[list[str], list[str]]:
+    """The shard files of table ``name``, in game order, and the other visible entries of
+    its folder (``name/notes.txt``), which bezsim's readers skip. Hidden files (a write in
+    progress) are neither: every Parquet reader skips them."""
+    store = store_for(out_dir)
+    folder = store.path(name)
+    if not store.isdir(folder):
+        return [], []
+    entries = store.names(folder)
+    shards = [store.path(name, e) for e in entries if SHARD_FILE.fullmatch(e)]
+    others = [f"{name}/{e}" for e in entries
+              if not SHARD_FILE.fullmatch(e) and not e.startswith((".", "_"))]
+    return shards, others
+
+
+def foreign_files(out_dir: str | os.PathLike) -> list[str]:
+    """Visible files in the run's table folders that bezsim did not write (``table_files``)."""
+    return [other for name in TABLE_NAMES for other in table_files(out_dir, name)[1]]
 
 
 def shard_paths(out_dir: str | os.PathLike, index: int) -> dict[str, Path | str]:

@@ -58,6 +58,10 @@ class LocalStore:
     def stale_temporaries(self, folder: str) -> list[str]:
         return [str(p) for p in Path(folder).glob(f".part-*{TMP_SUFFIX}")]
 
+    def names(self, folder: str) -> list[str]:
+        """The entries of ``folder``, by name, sorted."""
+        return sorted(os.listdir(folder))
+
     def remove(self, path: str) -> None:
         Path(path).unlink(missing_ok=True)
 
@@ -120,6 +124,10 @@ class FsspecStore:
     def stale_temporaries(self, folder: str) -> list[str]:
         return [p for p in self.fs.ls(folder, detail=False)
                 if posixpath.basename(p).startswith(".part-") and p.endswith(TMP_SUFFIX)]
+
+    def names(self, folder: str) -> list[str]:
+        """The entries of ``folder``, by name, sorted."""
+        return sorted(posixpath.basename(p.rstrip("/")) for p in self.fs.ls(folder, detail=False))
 
     def remove(self, path: str) -> None:
         with contextlib.suppress(FileNotFoundError):

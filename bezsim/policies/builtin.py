@@ -35,7 +35,8 @@ and the seat, but only their own row ``params`` and their own stream ``rng`` (1-
 bezsim/engine/external.py and docs/user_policies.md.
 """
 
-from numba import njit
+from numba import types
+from numba.core.extending import overload
 
 from bezsim.engine.constants import (
     ACE,
@@ -50,6 +51,7 @@ from bezsim.engine.constants import (
     SPADES,
     TEN,
 )
+from bezsim.engine.jit import njit
 from bezsim.engine.rng import below
 from bezsim.engine.state import O_ACTS, O_DECISION, O_N_ACTS, O_SC, O_TRICK
 from bezsim.engine.tricks import beats, winning_index
@@ -140,4 +142,38 @@ def choose(policy_id, S, seat, params, rng):
     if policy_id == EXPERT:
         return expert_policy(S, seat, params[seat], rng)
     return 0 if policy_id == FIRST_ACTION else S[O_N_ACTS] - 1
+
+
+@njit(cache=True, _nrt=False)
+def choose_without_expert(policy_id, S, seat, params, rng):
+    """``choose`` for a run in which no seat plays expert (an expert seat would fault)."""
+    if policy_id == GREEDY:
+        return greedy_policy(S, seat, params[seat], rng)
+    if policy_id == RANDOM:
+        return random_policy(S, seat, params[seat], rng)
+    if policy_id == HEURISTIC:
+        return heuristic_policy(S, seat, params[seat], rng)
+    if policy_id == EXPERT:
+        return -1
+    return 0 if policy_id == FIRST_ACTION else S[O_N_ACTS] - 1
+
+
+def choose_among(fns, policy_id, S, seat, params, rng):
+    """``choose`` compiled for the run's policy set ``fns`` (engine/external.py): without
+    expert's code when no seat plays it."""
+    if fns is not None and fns[0] is None:
+        return choose_without_expert(policy_id, S, seat, params, rng)
+    return choose(policy_id, S, seat, params, rng)
+
+
+@overload(choose_among, jit_options={"cache": True})
+def _choose_among_impl(fns, policy_id, S, seat, params, rng):
+    if not isinstance(fns, types.NoneType) and isinstance(fns.types[0], types.NoneType):
+        def without_expert(fns, policy_id, S, seat, params, rng):
+            return choose_without_expert(policy_id, S, seat, params, rng)
+        return without_expert
+
+    def every(fns, policy_id, S, seat, params, rng):
+        return choose(policy_id, S, seat, params, rng)
+    return every
 

@@ -1,8 +1,7 @@
 """Small reads of the observation that several built-in policies share."""
 
-from numba import njit
-
 from bezsim.engine.constants import ACE, TEN
+from bezsim.engine.jit import njit
 from bezsim.engine.state import O_APTS, O_N_ACTS, O_TRICK
 
 

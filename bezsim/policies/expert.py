@@ -25,8 +25,6 @@ the public regions (policy contract, bezsim/policies/builtin.py). Every weight i
 """
 
 
-from numba import njit
-
 from bezsim.engine.constants import (
     A_STOP,
     ACE,
@@ -96,6 +94,7 @@ from bezsim.engine.constants import (
     V_SHOWN,
     V_UNSEEN,
 )
+from bezsim.engine.jit import njit
 from bezsim.engine.state import (
     N_MAX,
     O_ACTS,
@@ -539,6 +538,15 @@ def _blocks(S, a, b, trump, rubicon, any_class, bq, bj):
 
 
 @njit(cache=True, _nrt=False)
+def _locked_value(S, w, card, packs, trump, counts, p, bq, bj, levels, cash, mode):
+    """``_keep_value`` in Rubicon for ``_lock_cost``, called rather than inlined: inlined at
+    its two call sites there it doubled expert's compile time (9 s of a cold start), and
+    the lock cost is priced only for a Rubicon four or bezique on offer."""
+    return _keep_value(S, w, card, packs, trump, counts, p, True, bq, bj, levels, cash, 0.0,
+                       mode)
+
+
+@njit(cache=True, _nrt=False)
 def _lock_cost(S, w, code, packs, trump, counts, p, bq, bj, levels, cash):
     """Rubicon under later_class (R6.6): what the cards a four or a bezique would take were
     still worth in the earlier classes, which they then leave for good. The engine takes
@@ -565,8 +573,8 @@ def _lock_cost(S, w, code, packs, trump, counts, p, bq, bj, levels, cash):
             for s in range(4):
                 f = s * 8 + r
                 if _get(four_lo, four_hi, f) > 0:
-                    least = min(least, _keep_value(S, w, f, packs, trump, counts, p, True, bq,
-                                                   bj, levels, cash, 0.0, KEEP_MB))
+                    least = min(least, _locked_value(S, w, f, packs, trump, counts, p, bq,
+                                                     bj, levels, cash, KEEP_MB))
             if least >= 1e29:
                 break
             cost += least
@@ -578,8 +586,8 @@ def _lock_cost(S, w, code, packs, trump, counts, p, bq, bj, levels, cash):
             pot = max(_get(mar_lo, mar_hi, f) if (f & 7) == QUEEN else 0, _get(seq_lo, seq_hi, f))
             lost = level - max(0, free - min(free, pot))
             if lost > 0:
-                cost += lost * _keep_value(S, w, f, packs, trump, counts, p, True, bq, bj,
-                                           levels, cash, 0.0, KEEP_M)
+                cost += lost * _locked_value(S, w, f, packs, trump, counts, p, bq, bj,
+                                             levels, cash, KEEP_M)
     return cost
 
 

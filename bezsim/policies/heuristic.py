@@ -13,8 +13,6 @@ so a sweep needs no recompile. The policy reads only its seat's knowledge row an
 regions (policy contract, bezsim/policies/builtin.py).
 """
 
-from numba import njit
-
 from bezsim.engine.constants import (
     ACE,
     D_PLAY,
@@ -39,6 +37,7 @@ from bezsim.engine.constants import (
     V_TRICK,
     VARIANT_RUBICON,
 )
+from bezsim.engine.jit import njit
 from bezsim.engine.state import (
     N_MAX,
     O_ACTS,

@@ -21,7 +21,7 @@ from importlib import resources
 import numpy as np
 
 from bezsim.engine.external import EXTERNAL
-from bezsim.errors import BezsimError
+from bezsim.errors import BezsimError, did_you_mean
 from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, RANDOM
 from bezsim.policies.expert import BASE_WEIGHTS
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS
@@ -80,8 +80,9 @@ class PolicyInfo:
             if p.name == name:
                 return p
         known = ", ".join(p.name for p in self.params) or "none"
-        raise PolicyError(f"policy {self.name!r} has no parameter {name!r} (its parameters: "
-                          f"{known})")
+        raise PolicyError(f"policy {self.name!r} has no parameter {name!r}"
+                          f"{did_you_mean(name, (p.name for p in self.params))} (its "
+                          f"parameters: {known})")
 
 
 _G, _W = GREEDY_DEFAULTS, DEFAULT_WEIGHTS    # defaults live beside the kernels that use them
@@ -242,8 +243,9 @@ def parse_spec(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
         return _user_policy(m.group(1), m.group(2))
     name = m.group(1).lower()
     if name not in BUILTINS:
-        raise PolicyError(f"unknown policy {name!r} (choose from: {', '.join(POLICY_NAMES)}; "
-                          "or package.module:function for your own)")
+        raise PolicyError(f"unknown policy {name!r}{did_you_mean(name, POLICY_NAMES)} (choose "
+                          f"from: {', '.join(POLICY_NAMES)}; or package.module:function for "
+                          "your own)")
     info = BUILTINS[name]
     values: dict[str, float] = {}
     given: set[str] = set()
@@ -340,17 +342,20 @@ def policy_ids(specs: list[str]) -> np.ndarray:
     return np.array([parse_spec(s)[0].policy_id for s in specs], dtype=np.int64)
 
 
-def policy_functions(specs: list[str]) -> tuple | None:
-    """The engine's external-policy slots (engine/external.py) for these seats, or None when
-    every seat plays a built-in: the kernels compiled for None carry no function tuple,
-    which measured ~10% faster for the two-player game."""
+def policy_functions(specs: list[str]) -> tuple:
+    """The run's policy set (engine/external.py): whether a seat plays expert, and the
+    external-policy slots, or None when every seat plays a built-in: the kernels compiled
+    without slots carry no function tuple, which measured ~10% faster for the two-player
+    game, and those without expert skip a third of the engine's compile. A run with slots
+    always takes expert too, so search runs share one compiled engine."""
+    from bezsim.engine.external import policy_set
     from bezsim.policies.plugins import function_slots
 
     infos = [parse_spec(spec)[0] for spec in specs]
     if all(info.function is None for info in infos):
-        return None
-    return function_slots([info.function() if info.function is not None else None
-                           for info in infos])
+        return policy_set(any(info.policy_id == EXPERT for info in infos), None)
+    return policy_set(True, function_slots([info.function() if info.function is not None
+                                            else None for info in infos]))
 
 
 def policy_params(specs: list[str], variant: str | None = None) -> np.ndarray:
@@ -398,6 +403,28 @@ def tuned_defaults(policy: str, variant: str | None) -> dict[str, float]:
 def _tuned_table() -> dict:
     text = resources.files("bezsim.policies").joinpath("tuned_defaults.json").read_text("utf-8")
     return json.loads(text)
+
+
+def describe_data() -> list[dict]:
+    """The built-in policies and their parameters, for ``bezsim policies --json``: by-variant
+    defaults (expert's tuned sets) listed per preset."""
+    from bezsim.rules import VARIANTS
+
+    out = []
+    for info in BUILTINS.values():
+        params = []
+        for p in info.params:
+            row = {"name": p.name, "default": p.default, "meaning": p.meaning,
+                   "domain": p.domain()}
+            if p.only:
+                row["read_in"] = list(p.only)
+            if info.by_variant:
+                row["default_by_variant"] = {
+                    v: policy_params([info.name], v)[0, info.params.index(p)].item()
+                    for v in VARIANTS}
+            params.append(row)
+        out.append({"name": info.name, "summary": info.summary, "parameters": params})
+    return out
 
 
 def describe() -> str:

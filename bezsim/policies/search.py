@@ -19,7 +19,6 @@ README give decisions per second at the default budget.
 import functools
 
 import numpy as np
-from numba import njit
 
 from bezsim.engine.constants import (
     D_PLAY,
@@ -50,6 +49,7 @@ from bezsim.engine.constants import (
     V_UNSEEN,
 )
 from bezsim.engine.hand import resume_after_play
+from bezsim.engine.jit import njit
 from bezsim.engine.rng import below
 from bezsim.engine.state import (
     CNT_WIDTH,

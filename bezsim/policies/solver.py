@@ -12,9 +12,9 @@ segfaults on loading recursive functions (numba issue #6061), and ``cache=True``
 """
 
 import numpy as np
-from numba import njit
 
 from bezsim.engine.constants import ACE, DUTY_FOLLOW_AND_WIN, TEN
+from bezsim.engine.jit import njit
 from bezsim.engine.tricks import beats, rank, suit
 
 UNKNOWN = -(2**31)       # memo sentinel; |value| <= 16 * brisque_points + last_points

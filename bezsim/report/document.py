@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from bezsim.analysis.stats import Estimate
+from bezsim.analysis.stats import Estimate, wide_enough
 
 
 @dataclass
@@ -97,8 +97,11 @@ def est(e: Estimate | tuple[float, ...], fmt: str = ".3f", scale: float = 1.0,
     v, lo, hi = (float(x) * scale for x in e[:3])
     if math.isnan(v):
         return "n/a"
+    fmt = wide_enough(fmt, (v,) if math.isnan(lo) else (v, lo, hi))   # no nonzero 0.00
     if math.isnan(lo):
         return f"{v:{fmt}}{unit}"
+    if lo == hi == v:            # every sample agreed: no interval to show
+        return f"{v:{fmt}}{unit} (exact)"
     return f"{v:{fmt}}{unit} [{lo:{fmt}}{unit}, {hi:{fmt}}{unit}]"
 
 

@@ -135,6 +135,24 @@ def to_markdown(doc: Document, figure_dir: str = "figures", prefix: str = "") ->
     return "\n\n".join(parts) + "\n"
 
 
+# Decimal places kept in a report's numbers: sums taken in another order (another numpy, another
+# CPU's vector width) differ in the last bits, and a difference of equal means came out as
+# 1.4e-17 on one run and 0.0 on another, so a regenerated report rewrote a tracked file
+DECIMALS = 10
+
+
+def settled(numbers):
+    """The report's numbers with floats rounded to DECIMALS places (the JSON that is written
+    and that ``--check`` compares)."""
+    if isinstance(numbers, float):
+        return round(numbers, DECIMALS) + 0.0          # + 0.0: no "-0.0"
+    if isinstance(numbers, dict):
+        return {key: settled(value) for key, value in numbers.items()}
+    if isinstance(numbers, (list, tuple)):
+        return [settled(value) for value in numbers]
+    return numbers
+
+
 def write_document(doc: Document, out_dir: str | Path, stem: str = "report",
                    figure_prefix: str = "") -> dict[str, Path]:
     """Write ``stem.html`` (self-contained), ``stem.md`` + ``figures/<prefix><name>.png``
@@ -152,6 +170,6 @@ def write_document(doc: Document, out_dir: str | Path, stem: str = "report",
              "json": out / f"{stem}.json"}
     paths["html"].write_text(to_html(doc), encoding="utf-8")
     paths["markdown"].write_text(to_markdown(doc, "figures", figure_prefix), encoding="utf-8")
-    paths["json"].write_text(json.dumps(doc.numbers, indent=1, sort_keys=True,
+    paths["json"].write_text(json.dumps(settled(doc.numbers), indent=1, sort_keys=True,
                                         ensure_ascii=False) + "\n", encoding="utf-8")
     return paths

@@ -1,0 +1,127 @@
+"""The compile line: said when kernels compile, never when they load from the cache; the
+run's rate leaves the compile out. Tested on small kernels of the tests' own, so that the
+suite compiles the engine no more often than it already does."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numba
+import pytest
+from click.testing import CliRunner
+
+from bezsim import cli, runner
+from bezsim.engine import api
+from bezsim.engine.compiling import announce_compiles, compile_message, kernel_set
+
+
+def test_the_line_is_said_once_when_a_kernel_compiles_and_the_time_is_counted():
+    said = []
+
+    @numba.njit
+    def inner(x):
+        return x + 1
+
+    @numba.njit
+    def outer(x):
+        return inner(x) * 2
+
+    with announce_compiles(said.append, lambda: "compiling…") as clock:
+        assert outer(3) == 8            # two kernels, nested: one line, one interval
+        assert outer(4) == 10           # already compiled: nothing more
+    assert said == ["compiling…"]
+    assert clock.compiled and 0 < clock.seconds < 60
+
+
+def test_nothing_is_said_when_nothing_compiles():
+    said = []
+
+    @numba.njit
+    def twice(x):
+        return 2 * x
+
+    twice(1)
+    with announce_compiles(said.append, lambda: "compiling…") as clock:
+        assert twice(5) == 10
+    assert said == [] and clock.seconds == 0 and not clock.compiled
+
+
+CACHED_KERNEL = textwrap.dedent("""
+    import numba, sys
+    from bezsim.engine.compiling import announce_compiles
+
+    @numba.njit(cache=True)
+    def kernel(x):
+        return x * 3 + 1
+
+    with announce_compiles(lambda line: print(line), lambda: "compiling the kernel") as clock:
+        assert kernel(2) == 7
+    print("compiled" if clock.compiled else "loaded")
+""")
+
+
+def test_a_kernel_loaded_from_the_on_disk_cache_says_nothing(tmp_path):
+    script = tmp_path / "cached_kernel.py"
+    script.write_text(CACHED_KERNEL)
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                           env={**_environ(), **env}, check=True).stdout.split()
+            for _ in range(2)]
+    assert " ".join(runs[0]) == "compiling the kernel compiled"
+    assert runs[1] == ["loaded"]
+
+
+def _environ() -> dict[str, str]:
+    import os
+
+    return dict(os.environ)
+
+
+def test_the_run_says_it_compiles_and_its_rate_leaves_the_compile_out(tmp_path, fake_engine,
+                                                                      rules, capsys,
+                                                                      monkeypatch):
+    @numba.njit
+    def fresh(x):
+        return x - 1
+
+    def compiling_load(rules, policies):        # the engine's load, with a kernel to compile
+        assert fresh(1) == 0
+        return fake_engine.load_kernels(rules, policies)
+
+    monkeypatch.setattr(api, "load_kernels", compiling_load)
+    summary = runner.run_simulation(rules, ["random", "greedy"], 3, 20, tmp_path / "a",
+                                    progress=True)
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == ("compiling the engine for this machine (once, about "
+                                   "50 s)…")
+    assert 0 < summary.compile_seconds < summary.elapsed
+    assert summary.hands_per_second == pytest.approx(
+        summary.hands / (summary.elapsed - summary.compile_seconds))
+
+    quiet = runner.run_simulation(rules, ["random", "greedy"], 3, 20, tmp_path / "b",
+                                  progress=True)
+    assert "compiling" not in capsys.readouterr().err
+    assert quiet.compile_seconds == 0
+
+
+def test_a_cached_engine_says_nothing_on_the_command_line(tmp_path):
+    # the suite's first step compiled the plain kernels (conftest): they load from the cache
+    result = CliRunner().invoke(cli.cli, ["simulate", "--games", "3", "--seed", "2", "--out",
+                                          str(tmp_path / "run")], prog_name="bezsim")
+    assert result.exit_code == 0, result.output
+    assert "compiling" not in result.stderr
+    assert "engine: compiled" not in result.stdout
+
+
+@pytest.mark.parametrize("policies,kernels,about", [
+    (["random", "greedy"], "plain", "about 50 s"),
+    (["heuristic", "expert"], "expert", "about 80 s"),
+    (["expert(settle=3)", "random"], "expert", "about 80 s"),
+    (["search", "heuristic"], "external", "about 2 minutes"),
+])
+def test_the_estimate_follows_the_kernels_a_run_needs(policies, kernels, about):
+    assert kernel_set(policies) == kernels
+    assert compile_message(policies) == (f"compiling the engine for this machine (once, "
+                                         f"{about})…")
