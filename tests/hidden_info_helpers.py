@@ -269,7 +269,7 @@ def perturb(snap: Snapshot, seat: int, gen: np.random.Generator, tries: int = 20
     their places (each hand keeps its size, the stock its length), kept consistent: locations,
     the other seats' knowledge (it stays with the place: the holder sees its own cards) and
     their hand counts follow. Returns (S', whether the hidden deal changed at face level)."""
-    from bezsim.engine.melds import recount_hands
+    from bezsim.engine.roles import recount_hands
 
     S = snap.S
     slots, locs = hidden_slots(snap, S, seat)

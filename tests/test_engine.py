@@ -247,10 +247,10 @@ def test_shuffle_is_fisher_yates_with_the_streams_draws():
 
 
 def test_picking_several_copies_at_once_equals_successive_picks():
-    """melds._pick_many (one scan) must choose what successive melds._pick calls choose:
+    """copies._pick_many (one scan) must choose what successive copies._pick calls choose:
     the best key first (new on this trick, most history, shown), lowest id on ties."""
     from bezsim.engine import state as st
-    from bezsim.engine.melds import _pick, _pick_many
+    from bezsim.engine.copies import _pick, _pick_many
 
     rng = np.random.default_rng(5)
     for trial in range(3000):

@@ -6,7 +6,7 @@ import pytest
 
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.engine.melds import legal_declarations
+from bezsim.engine.offers import legal_declarations
 from bezsim.engine.tricks import legal_plays
 from bezsim.policies.builtin import EXPERT, GREEDY, HEURISTIC, choose
 from bezsim.policies.registry import policy_params

@@ -288,7 +288,7 @@ def test_sampled_deals_keep_everything_the_seat_knows(snapshots):
     cannot see: the seat's own row and hand are untouched, each other hand keeps its size and
     its shown cards, the unseen cards are the same multiset, and every seat's knowledge row
     is consistent with where the cards now lie (the observation check of this module)."""
-    from bezsim.engine.melds import recount_hands
+    from bezsim.engine.roles import recount_hands
     from bezsim.policies.search import determinize, rules_of
 
     moved = 0

@@ -9,7 +9,7 @@ import pytest
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.engine.api import run_games
-from bezsim.engine.melds import legal_declarations
+from bezsim.engine.offers import legal_declarations
 from bezsim.engine.tricks import legal_plays
 from bezsim.policies.builtin import GREEDY, RANDOM, choose
 from bezsim.policies.registry import PolicyError, parse_policies

@@ -28,9 +28,9 @@ from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.engine.api import run_games, trace_one, unpack_events
 from bezsim.engine.hand import deal, play_card, team_declare
-from bezsim.engine.melds import legal_declarations as engine_legal_declarations
-from bezsim.engine.melds import score_combination
+from bezsim.engine.offers import legal_declarations as engine_legal_declarations
 from bezsim.engine.rng import PURPOSE_DEAL, seed_stream
+from bezsim.engine.scoring import score_combination
 from bezsim.engine.tricks import winning_index
 from bezsim.policies.builtin import FIRST_ACTION, LAST_ACTION
 from bezsim.position import (
@@ -1176,7 +1176,7 @@ def test_knowledge_through_stage1_of_a_hand(variant):
     partners' doubles included), no seat ever sees a card of another hand, his partner's
     included, except the cards that hand has declared or the turn-up it took."""
     from bezsim.engine.hand import draw, finish_trick, play_trick
-    from bezsim.engine.melds import pending_flush
+    from bezsim.engine.pending import pending_flush
     from bezsim.engine.rng import PURPOSE_POLICY
     from bezsim.policies.builtin import GREEDY
 

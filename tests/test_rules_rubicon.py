@@ -33,8 +33,9 @@ from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.engine.api import run_games, trace_one, unpack_events
 from bezsim.engine.hand import play_card
-from bezsim.engine.melds import legal_declarations as engine_legal_declarations
-from bezsim.engine.melds import pending_announce, pending_index, pending_remove, score_combination
+from bezsim.engine.offers import legal_declarations as engine_legal_declarations
+from bezsim.engine.pending import pending_announce, pending_index, pending_remove
+from bezsim.engine.scoring import score_combination
 from bezsim.engine.settlement import settle
 from bezsim.io.tables import batch_to_tables
 from bezsim.position import (

@@ -2,7 +2,7 @@
 array that bezsim.rules builds; outcomes leave as arrays that bezsim.io turns into tables.
 
 Numba's on-disk cache checks only the source file of each compiled function, so a kernel
-cached in game.py would keep stale copies of functions from hand.py or melds.py after those
+cached in game.py would keep stale copies of functions from hand.py or offers.py after those
 change. So the cache lives in a directory named by a hash of every kernel source: a change
 to any of them starts a fresh cache, and a process still running older sources writes only
 to the older directory (dropping a shared cache on change was not enough: such a process

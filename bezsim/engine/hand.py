@@ -86,22 +86,18 @@ from bezsim.engine.constants import (
 )
 from bezsim.engine.decisions import decide
 from bezsim.engine.jit import njit
-from bezsim.engine.melds import (
-    code_kind,
-    legal_declarations,
+from bezsim.engine.offers import legal_declarations
+from bezsim.engine.open_cards import open_cards_trick
+from bezsim.engine.pending import (
     pending_announce,
     pending_flush,
     pending_index,
     pending_on_play,
     pending_remove,
-    recount_hands,
-    release_instances,
-    score_combination,
-    score_seven,
-    set_roles,
 )
-from bezsim.engine.open_cards import open_cards_trick
 from bezsim.engine.rng import shuffle_range
+from bezsim.engine.roles import code_kind, recount_hands, set_roles
+from bezsim.engine.scoring import release_instances, score_combination, score_seven
 from bezsim.engine.state import (
     CNT_WIDTH,
     CTR_STOCK_POS,

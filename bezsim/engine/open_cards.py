@@ -45,9 +45,11 @@ from bezsim.engine.constants import (
     V_PLAYED,
     V_TURNUP,
 )
+from bezsim.engine.copies import select_copies_at
 from bezsim.engine.decisions import decide
 from bezsim.engine.jit import njit
-from bezsim.engine.melds import (
+from bezsim.engine.offers import exchange_possible
+from bezsim.engine.roles import (
     CN_BJ_DOUBLE,
     CN_BJ_SINGLE,
     CN_BQ_DOUBLE,
@@ -57,12 +59,10 @@ from bezsim.engine.melds import (
     CN_QUEEN,
     FOUR_KINDS,
     count_cards,
-    exchange_possible,
-    history_bit,
-    select_copies_at,
     seq_slot,
     suit_extra,
 )
+from bezsim.engine.scoring import history_bit
 from bezsim.engine.state import (
     CNT_WIDTH,
     O_ACTS,
@@ -193,7 +193,7 @@ def sevens_of_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, tri
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _add_if(S, n, ok, code):
     """Append ``code`` to the compound list if ``ok``, without a branch (see
-    melds._offer_if): the slot past the list is scratch."""
+    offers._offer_if): the slot past the list is scratch."""
     S[unsigned(O_COMPOUND + n * 8)] = code
     return n + (1 if ok else 0)
 
@@ -230,7 +230,7 @@ def completed_combinations(params, S, seat):
 
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def new_roles(S):
-    """The counts (melds.CN_*) this trick's new cards feed, as bits of one word: the compound
+    """The counts (roles.CN_*) this trick's new cards feed, as bits of one word: the compound
     asks only whether a new card feeds a count, so no counts are cleared and summed (that
     was 5% of a Polish hand)."""
     bits = np.int64(0)

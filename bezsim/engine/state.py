@@ -56,11 +56,11 @@ O_PEND_N = O_PEND + MAX_PLAYERS * PENDING_MAX * PENDING_WIDTH   # + seat (public
 O_HPTS = O_PEND_N + MAX_PLAYERS               # + seat * N_KINDS + kind: points this hand
 O_WON = O_HPTS + MAX_PLAYERS * N_KINDS
 O_BRISQ = O_WON + MAX_PLAYERS
-O_CNT = O_BRISQ + MAX_PLAYERS                 # scratch (melds: candidate copies, _pick_many)
+O_CNT = O_BRISQ + MAX_PLAYERS                 # scratch (copies: candidate copies, _pick_many)
 CNT_WIDTH = 48
-O_BUF = O_CNT + CNT_WIDTH                     # scratch card list (melds)
+O_BUF = O_CNT + CNT_WIDTH                     # scratch card list (copies)
 ROLES_PER_FACE = 8
-O_ROLE_SLOT = O_BUF + 8                       # + face * 8 + j: a count this face feeds (melds)
+O_ROLE_SLOT = O_BUF + 8                       # + face * 8 + j: a count this face feeds (roles)
 O_ROLE_MASK = O_ROLE_SLOT + 32 * ROLES_PER_FACE   # history bits that stop it feeding it
 O_ROLE_N = O_ROLE_MASK + 32 * ROLES_PER_FACE  # + face: how many roles the face has
 ROLES_FIXED = 3        # roles every face is counted in (unused ones feed scratch counts);
@@ -74,12 +74,12 @@ O_NEW_N = O_NEW + 8
 O_MARK = O_NEW_N + 1                          # + card: 1 while the card is in O_NEW
 O_DSTATS = O_MARK + N_MAX                     # + seat * 3: combinations, declaring tricks,
                                               #   compounds this hand
-O_OPEN_CNT = O_DSTATS + MAX_PLAYERS * 3       # + seat * CNT_WIDTH: melds counts over open
+O_OPEN_CNT = O_DSTATS + MAX_PLAYERS * 3       # + seat * CNT_WIDTH: roles counts over open
                                               #   cards, kept up to date as cards join and score
 COMPOUND_MAX = 16
 O_COMPOUND = O_OPEN_CNT + MAX_PLAYERS * CNT_WIDTH  # + i * 8: code, n cards, cards of the
                                               #   i-th combination of a compound (Polish)
-O_N_COUNTS = O_COMPOUND + COMPOUND_MAX * 8    # counts count_cards clears (melds)
+O_N_COUNTS = O_COMPOUND + COMPOUND_MAX * 8    # counts count_cards clears (roles)
 O_CB = O_N_COUNTS + 1                          # + seat: 1 while carte blanche may repeat (R6.4)
 O_BRISQ_TAKEN = O_CB + MAX_PLAYERS            # + seat: brisque points taken this hand
 INSTANCE_MAX = 48
@@ -87,8 +87,8 @@ INSTANCE_WIDTH = 10                           # kind, n cards, up to 8 cards
 O_INST = O_BRISQ_TAKEN + MAX_PLAYERS          # + (seat * INSTANCE_MAX + i) * INSTANCE_WIDTH:
                                               #   intact declared combinations (Rubicon, R6.6)
 O_INST_N = O_INST + MAX_PLAYERS * INSTANCE_MAX * INSTANCE_WIDTH
-O_HAND_CNT = O_INST_N + MAX_PLAYERS           # + seat * CNT_WIDTH: melds counts over the
-                                              #   seat's hand, kept up to date (melds)
+O_HAND_CNT = O_INST_N + MAX_PLAYERS           # + seat * CNT_WIDTH: roles counts over the
+                                              #   seat's hand, kept up to date (roles)
 O_TRACK_HAND = O_HAND_CNT + MAX_PLAYERS * CNT_WIDTH   # 1 while O_HAND_CNT is kept
 O_SCRATCH = O_TRACK_HAND + 1                  # engine-only offers (codes, then points at
                                               #   + ACTIONS_MAX), e.g. the "to score" shows
@@ -222,7 +222,7 @@ def set_seen(S, seat, card, code):
 
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def count_card_roles(S, out, card, sign):
-    """Add (sign 1) or remove (-1) one card's roles (melds.set_roles) from the counts at
+    """Add (sign 1) or remove (-1) one card's roles (roles.set_roles) from the counts at
     S[out:], so finding declarations needs no pass over a whole hand or open row."""
     h = S[unsigned(O_HIST + card)]
     at = (card & 31) * ROLES_PER_FACE
