@@ -18,7 +18,7 @@ from numba.core import event
 
 # Cold compiles measured on the 2-core CI machine (benchmarks/startup.py): the kernels
 # without expert, with it, and the search policy's on top of the function-slot engine
-ESTIMATE_SECONDS = {"plain": 50, "expert": 80, "external": 150}
+ESTIMATE_SECONDS = {"plain": 45, "expert": 75, "external": 150}
 
 
 @dataclass
@@ -62,8 +62,7 @@ def kernel_set(policy_specs: Sequence[str]) -> str:
 
 def compile_message(policy_specs: Sequence[str]) -> str:
     seconds = ESTIMATE_SECONDS[kernel_set(policy_specs)]
-    about = f"{seconds} s" if seconds < 120 else f"{seconds / 60:.0f} minutes"
-    return f"compiling the engine for this machine (once, about {about})…"
+    return f"compiling the engine for this machine (once, about {seconds} s)…"
 
 
 @contextmanager
