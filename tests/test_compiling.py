@@ -147,3 +147,20 @@ def test_a_tournament_says_it_compiles_before_its_bar(fake_engine, rules, capsys
     assert lineups == [["random", "greedy"]]          # every pair's kernels, before playing
     assert capsys.readouterr().err.splitlines()[0] == (
         "compiling the engine for this machine (once, about 45 s)…")
+
+
+def test_the_warm_up_batch_has_a_real_batchs_layouts_and_leaves_row_sizing_alone():
+    """The writer's kernels compile for the layouts of the warm-up batch: a real batch's
+    rows are cut views (not contiguous), so the warm-up must be too, or the writer compiles
+    again during the run and its rate counts it."""
+    from bezsim.rules import Rules
+
+    rules = Rules.make("ordinary")
+    policies = ["random", "greedy"]
+    api._SEEN.clear()
+    warm = api.load_kernels(rules, policies)
+    assert api._SEEN == {} and warm.n_games == 2
+    real = api.run_games(rules, policies, 5, 0, 40)
+    for name in ("hand_seat", "hand_info", "game_info", "events"):
+        assert numba.typeof(getattr(warm, name)) == numba.typeof(getattr(real, name)), name
+    assert numba.typeof(real.hand_seat).layout == "A"

@@ -157,9 +157,27 @@ def _check_range(seed: int, game_start: int, n_games: int) -> None:
 
 def load_kernels(rules, policies: list[str]) -> GameBatch:
     """Compile, or load from the on-disk cache, the kernel ``run_games`` calls for these
-    policies, playing no game (so a caller can time the compile apart from the games).
-    Returns the empty batch, whose tables warm the writer's kernels the same way."""
-    return run_games(rules, policies, 0, 0, 0)
+    policies, so a caller can time the compile apart from the games. Returns a batch for
+    warming the writer's kernels the same way: two throwaway games (games 0 and 1 of seed
+    0) when every seat plays a built-in, whose rows are cut like a real batch's and so have
+    its array layouts (the arrays of an empty batch, or of one game, are contiguous, a real
+    batch's are not, and the writer compiled a second time for them); the empty batch when
+    a seat is a plug-in or search, whose games only the checked path may play. The
+    throwaway games leave the row sizing of later calls as it was."""
+    empty = run_games(rules, policies, 0, 0, 0)
+    players = int(rules.params()[C.PR_PLAYERS])
+    _, _, _, fns = _policy_arrays(policies, players, rules.variant)
+    if fns[1] is not None:
+        return empty
+    key = rules.params().tobytes()
+    seen = _SEEN.get(key)
+    try:
+        return run_games(rules, policies, 0, 0, 2)
+    finally:
+        if seen is None:
+            _SEEN.pop(key, None)
+        else:
+            _SEEN[key] = seen
 
 
 def _run_threads(threads: int, args: tuple, game_start: int, hs: np.ndarray, hi: np.ndarray,
