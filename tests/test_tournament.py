@@ -23,20 +23,29 @@ ALIAS = "random_alias"    # plays exactly as random: a policy against itself
 @pytest.fixture
 def alias(monkeypatch):
     """Register ALIAS as a second name of ``random`` (the registry refuses a name twice)."""
+    from bezsim.engine import compiling
     from bezsim.policies import registry
 
-    parse, run = registry.parse_policies, api.run_games
+    parse, run, load = registry.parse_policies, api.run_games, api.load_kernels
+    message = compiling.compile_message
 
     def parse_policies(text, players, *args):
         if text == ALIAS:
             return [ALIAS] * players
         return parse(text, players, *args)
 
+    def unalias(policies):
+        return ["random" if p == ALIAS else p for p in policies]
+
     def run_games(rules, policies, *args, **kw):
-        return run(rules, ["random" if p == ALIAS else p for p in policies], *args, **kw)
+        return run(rules, unalias(policies), *args, **kw)
 
     monkeypatch.setattr(registry, "parse_policies", parse_policies)
     monkeypatch.setattr(api, "run_games", run_games)
+    monkeypatch.setattr(api, "load_kernels", lambda rules, policies: load(rules,
+                                                                         unalias(policies)))
+    monkeypatch.setattr(compiling, "compile_message", lambda policies: message(
+        unalias(policies)))
 
 
 def invoke(*args: str):
