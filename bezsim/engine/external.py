@@ -12,7 +12,7 @@ bezsim/policies/builtin.py), its parameter row and its own random stream.
   which keeps the search cacheable and breaks the cycle search -> hand -> decide -> search.
 * ``(with_expert, slots)``: ``with_expert`` is None when no seat plays ``expert``, whose
   compile is a third of the engine's, so a run without it never compiles it
-  (builtin.choose_among); ``slots`` is None or the tuple of four functions.
+  (builtin.expert_in_set); ``slots`` is None or the tuple of four functions.
 """
 
 from numba import types

@@ -25,7 +25,6 @@ from bezsim.engine.state import (
     trace_on,
 )
 
-# --- combinations shown "to score" (R1.10) ---------------------------------------------------
 
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def pend_at(seat, i):

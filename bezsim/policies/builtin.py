@@ -130,50 +130,41 @@ def greedy_policy(S, seat, params, rng):
     return lose
 
 
+def expert_in_set(fns, S, seat, params, rng):
+    """expert's decision, or -1 (a contract fault, never reached) when the run's policy set
+    ``fns`` leaves expert out (engine/external.py): such a run never compiles its code."""
+    if fns is not None and fns[0] is None:
+        return -1
+    return expert_policy(S, seat, params, rng)
+
+
+@overload(expert_in_set, jit_options={"cache": True})
+def _expert_in_set_impl(fns, S, seat, params, rng):
+    if not isinstance(fns, types.NoneType) and isinstance(fns.types[0], types.NoneType):
+        def left_out(fns, S, seat, params, rng):
+            return -1
+        return left_out
+
+    def expert(fns, S, seat, params, rng):
+        return expert_policy(S, seat, params, rng)
+    return expert
+
+
+@njit(cache=True, _nrt=False)
+def choose_among(fns, policy_id, S, seat, params, rng):
+    """Dispatch to a built-in policy by id, compiled for the run's policy set ``fns``."""
+    if policy_id == GREEDY:
+        return greedy_policy(S, seat, params[seat], rng)
+    if policy_id == RANDOM:
+        return random_policy(S, seat, params[seat], rng)
+    if policy_id == HEURISTIC:
+        return heuristic_policy(S, seat, params[seat], rng)
+    if policy_id == EXPERT:
+        return expert_in_set(fns, S, seat, params[seat], rng)
+    return 0 if policy_id == FIRST_ACTION else S[O_N_ACTS] - 1
+
+
 @njit(cache=True, _nrt=False)
 def choose(policy_id, S, seat, params, rng):
-    """Dispatch to a built-in policy by id."""
-    if policy_id == GREEDY:
-        return greedy_policy(S, seat, params[seat], rng)
-    if policy_id == RANDOM:
-        return random_policy(S, seat, params[seat], rng)
-    if policy_id == HEURISTIC:
-        return heuristic_policy(S, seat, params[seat], rng)
-    if policy_id == EXPERT:
-        return expert_policy(S, seat, params[seat], rng)
-    return 0 if policy_id == FIRST_ACTION else S[O_N_ACTS] - 1
-
-
-@njit(cache=True, _nrt=False)
-def choose_without_expert(policy_id, S, seat, params, rng):
-    """``choose`` for a run in which no seat plays expert (an expert seat would fault)."""
-    if policy_id == GREEDY:
-        return greedy_policy(S, seat, params[seat], rng)
-    if policy_id == RANDOM:
-        return random_policy(S, seat, params[seat], rng)
-    if policy_id == HEURISTIC:
-        return heuristic_policy(S, seat, params[seat], rng)
-    if policy_id == EXPERT:
-        return -1
-    return 0 if policy_id == FIRST_ACTION else S[O_N_ACTS] - 1
-
-
-def choose_among(fns, policy_id, S, seat, params, rng):
-    """``choose`` compiled for the run's policy set ``fns`` (engine/external.py): without
-    expert's code when no seat plays it."""
-    if fns is not None and fns[0] is None:
-        return choose_without_expert(policy_id, S, seat, params, rng)
-    return choose(policy_id, S, seat, params, rng)
-
-
-@overload(choose_among, jit_options={"cache": True})
-def _choose_among_impl(fns, policy_id, S, seat, params, rng):
-    if not isinstance(fns, types.NoneType) and isinstance(fns.types[0], types.NoneType):
-        def without_expert(fns, policy_id, S, seat, params, rng):
-            return choose_without_expert(policy_id, S, seat, params, rng)
-        return without_expert
-
-    def every(fns, policy_id, S, seat, params, rng):
-        return choose(policy_id, S, seat, params, rng)
-    return every
-
+    """``choose_among`` with every built-in compiled in (positions and tests ask any one)."""
+    return choose_among(None, policy_id, S, seat, params, rng)
