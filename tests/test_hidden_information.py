@@ -331,21 +331,21 @@ def errors_free(errors: list[str]) -> bool:
 
 
 def test_playouts_replay_the_real_hand(snapshots):
-    """From any card decision, hand.resume_after_play with the real policies and random
-    streams finishes the hand exactly as the real game did: the same points for every seat.
-    Search's play-outs therefore play the real rules from the middle of a trick on."""
+    """From any decision (a card, a declaration, a Polish seven, the partner's turn, a trick
+    of the R4.2 pairs ending), resume.resume_after_decision with the real policies, random
+    streams and the action the real policy took finishes the hand exactly as the real game
+    did: the same points for every seat. Search's play-outs therefore play the real rules
+    from wherever a seat decides."""
     from bezsim.engine.api import run_games
     from bezsim.engine.decisions import decide
-    from bezsim.engine.hand import resume_after_play
+    from bezsim.engine.resume import resume_after_decision
     from bezsim.rules import Rules
 
     cases = {name: (variant, options, policies, seed) for name, variant, options, policies,
              seed, _ in CASES}
     real = {}
-    checked = 0
+    checked = {}
     for snap in snapshots:
-        if snap.decision != C.D_PLAY or _pairs_ending(snap):
-            continue
         variant, options, policies, seed = cases[snap.case]
         if (snap.case, snap.game) not in real:
             real[snap.case, snap.game] = run_games(Rules.make(variant, options), list(policies),
@@ -355,11 +355,15 @@ def test_playouts_replay_the_real_hand(snapshots):
         ids = np.array([POLICY_IDS[s] for s in specs], np.int64)
         pp = policy_params(specs)
         S, rng = snap.S.copy(), snap.rng.copy()
-        idx = decide(S, rng, ids, pp, None, C.D_PLAY, snap.seat, snap.n_actions)
-        resume_after_play(snap.params, S, rng, ids, pp, None, S[st.O_ACTS + idx])
+        idx = decide(S, rng, ids, pp, None, snap.decision, snap.seat, snap.n_actions)
+        resume_after_decision(snap.params, S, rng, ids, pp, None, snap.seat,
+                              S[st.O_ACTS + idx])
         h = int(S[st.O_SC + C.SC_HAND])
         points = batch.hand_seat[0, h, :, C.HS_POINTS]
         assert S[st.O_SC + C.SC_HAND_POINTS:st.O_SC + C.SC_HAND_POINTS
-                 + snap.players].tolist() == points.tolist(), (snap.case, snap.game, h)
-        checked += 1
-    assert checked > 300
+                 + snap.players].tolist() == points.tolist(), (snap.case, snap.game, h,
+                                                               snap.decision, snap.stage)
+        kind = ("pairs" if _pairs_ending(snap) else "declare" if snap.decision == C.D_DECLARE
+                else "play")
+        checked[kind] = checked.get(kind, 0) + 1
+    assert checked["play"] > 300 and checked["declare"] > 150 and checked["pairs"] > 20, checked

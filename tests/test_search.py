@@ -125,7 +125,7 @@ def test_the_confidence_gate_needs_a_gain_beyond_the_prior():
     A♠, whatever z."""
     S = endgame(["A♠", "7♣"], ["10♠", "K♣"], C.HEARTS)
     for z in (0.5, 3, 50):
-        spec = f"search(exact_stage2=0,samples=6,z={z},prior="
+        spec = f"search(rollout=2,exact_stage2=0,samples=6,z={z},first=0,prior="
         assert search_card(S, spec + "19)") == parse_card("7♣", 2)
         assert search_card(S, spec + "21)") == parse_card("A♠", 2)
 

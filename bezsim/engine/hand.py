@@ -100,6 +100,8 @@ from bezsim.engine.roles import code_kind, recount_hands, set_roles
 from bezsim.engine.scoring import release_instances, score_combination, score_seven
 from bezsim.engine.state import (
     CNT_WIDTH,
+    CTR_DECLARING,
+    CTR_PAIRS,
     CTR_STOCK_POS,
     N_MAX,
     O_ACTS,
@@ -310,49 +312,72 @@ def draw(params, S, seat, hand_no, trick_no):
             carte_blanche(params, S, seat, hand_no, trick_no)
 
 
+ASK = -2    # declare_from's ``code`` when the policy is still to be asked (A_STOP is -1)
+
+
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
+def pack_declaring(winner, turn, combos_left, sevens_left, announce):
+    """The declaring step's place, kept in S[CTR_DECLARING] while a seat decides, so a
+    search play-out can take up the step after that decision (resume_after_declare)."""
+    return winner | (turn << 2) | (combos_left << 3) | (sevens_left << 4) | (announce << 5)
+
+
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def team_declare(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, trick_no, announce):
     """The declarations after a trick win (R1.7, R1.10, R2.3): one combination and one seven
     action for the side (with option seven_exchange_is_declaration the seven is the one
     declaration). The winner declares first; with partners (R4.2) his partner may then use
-    what the winner left, from his own cards, each deciding on what he can see.
+    what the winner left, from his own cards, each deciding on what he can see."""
+    declare_from(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, trick_no, announce,
+                 0, 1, 0 if params[PR_SEVEN_IS_DECL] != 0 else 1, ASK)
+
+
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
+def declare_from(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, trick_no, announce,
+                 turn, combos_left, sevens_left, code):
+    """team_declare from declarer ``turn`` (0: the winner, 1: his partner) with what the side
+    may still declare; ``code`` is the decision already taken there (search play-outs) or ASK.
 
     One function with one policy call site: split into a per-seat function called twice,
     the two-player game measured ~8% slower."""
     seven_is_decl = params[PR_SEVEN_IS_DECL] != 0
-    combos_left = 1
-    sevens_left = 0 if seven_is_decl else 1
-    seat = winner
+    seat = winner if turn == 0 else (winner + 2) & 3
     declarers = 2 if params[PR_PARTNERS] else 1
-    turn = 0
     while turn < declarers:
-        allow_seven = combos_left > 0 if seven_is_decl else sevens_left > 0
-        n = legal_declarations(params, S, seat, combos_left > 0, allow_seven, O_ACTS)
-        code = A_STOP
-        if n > 0:
-            S[O_ACTS + n] = A_STOP
-            S[O_APTS + n] = 0
-            code = S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_DECLARE, seat, n + 1)]
+        if code == ASK:
+            allow_seven = combos_left > 0 if seven_is_decl else sevens_left > 0
+            n = legal_declarations(params, S, seat, combos_left > 0, allow_seven, O_ACTS)
+            code = A_STOP
+            if n > 0:
+                S[O_ACTS + n] = A_STOP
+                S[O_APTS + n] = 0
+                S[CTR_DECLARING] = pack_declaring(winner, turn, combos_left, sevens_left,
+                                                  announce)
+                code = S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_DECLARE, seat,
+                                         n + 1)]
         if code == A_STOP:
             if combos_left == 0 and sevens_left == 0:
                 return
             turn += 1                          # the partner's turn, if any
             seat = (winner + 2) & 3
+            code = ASK
             continue
-        kind = code_kind(code)
+        the_code = code
+        code = ASK
+        kind = code_kind(the_code)
         if kind == K_SEVEN_EXCHANGE or kind == K_SEVEN_DECLARE:
-            score_seven(params, S, seat, code, hand_no, trick_no)
+            score_seven(params, S, seat, the_code, hand_no, trick_no)
             if seven_is_decl:
                 combos_left -= 1
             else:
                 sevens_left -= 1
             continue
-        i = pending_index(S, seat, code)
+        i = pending_index(S, seat, the_code)
         status = EV_SCORED
         if i >= 0:
             pending_remove(S, seat, i)
             status = EV_SCORED_PENDING
-        score_combination(params, S, seat, code, hand_no, trick_no, status)
+        score_combination(params, S, seat, the_code, hand_no, trick_no, status)
         S[O_DSTATS + seat * 3] += 1
         S[O_DSTATS + seat * 3 + 1] += 1
         combos_left -= 1
@@ -467,7 +492,6 @@ def play_rest(params, S, rng, pol_ids, pol_params, fns, hand_no, t0, leader, win
     """The hand from trick ``t0`` (no card of it played yet), ``leader`` to lead. From a
     stage-2 trick, ``winner_stage1`` is the winner of the last stock trick (R4.2 pairs)."""
     players = params[PR_PLAYERS]
-    hand_size = params[PR_HAND_SIZE]
     stage1_tricks, n_tricks, pairs = hand_shape(params)
     open_cards = params[PR_OPEN_CARDS] != 0
     winner = leader
@@ -489,20 +513,9 @@ def play_rest(params, S, rng, pol_ids, pol_params, fns, hand_no, t0, leader, win
         leader = winner
         winner_stage1 = winner
     if pairs:
-        # R4.2 pairs: the winner of the last stock trick and the opponent on his left play
-        # their eight tricks, then the other two (the winner's partner leading)
-        t = stage1_tricks
-        for half in range(2):
-            a = (winner_stage1 + 2 * half) % players
-            b = (a + 1) % players
-            leader = a
-            for _ in range(hand_size):
-                t += 1
-                other = b if leader == a else a
-                winner = play_trick(params, S, rng, pol_ids, pol_params, fns, leader, other, 2,
-                                    hand_no, t, 2)
-                finish_trick(params, S, winner, 2, hand_no, t, n_tricks, stage1_tricks)
-                leader = winner
+        S[CTR_PAIRS] = winner_stage1
+        winner = pairs_from(params, S, rng, pol_ids, pol_params, fns, hand_no, winner_stage1,
+                            stage1_tricks, leader)
     else:
         for t in range(max(t0, stage1_tricks + 1), n_tricks + 1):
             winner = play_trick(params, S, rng, pol_ids, pol_params, fns, leader, -1, players,
@@ -511,40 +524,37 @@ def play_rest(params, S, rng, pol_ids, pol_params, fns, hand_no, t0, leader, win
             if open_cards:
                 open_cards_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)
             leader = winner
-    for p in range(players):
-        if S[O_BRISQ + p] > 0:
-            record_event(S, hand_no, n_tricks + 1, p, K_BRISQUES, EV_SCORED, 0, S[O_BRISQ + p])
+    brisques_at_end(params, S, hand_no, n_tricks)
     return winner_stage1, winner
 
 
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
+def brisques_at_end(params, S, hand_no, n_tricks):
+    """Each seat's brisques event once the hand is over (R2.5; none when scored as won)."""
+    for p in range(params[PR_PLAYERS]):
+        if S[O_BRISQ + p] > 0:
+            record_event(S, hand_no, n_tricks + 1, p, K_BRISQUES, EV_SCORED, 0, S[O_BRISQ + p])
+
+
 @njit(error_model="numpy", cache=True, _nrt=False)
-def resume_after_play(params, S, rng, pol_ids, pol_params, fns, card):
-    """From a play decision: the deciding seat plays ``card`` and the hand runs to its end
-    (search play-outs). Not for the R4.2 pairs endings (a trick there has two of four seats).
-    Returns the winner of the last trick."""
+def pairs_from(params, S, rng, pol_ids, pol_params, fns, hand_no, winner_stage1, t, leader):
+    """The R4.2 pairs ending after trick ``t`` (``leader`` to lead trick t + 1): the winner
+    of the last stock trick and the opponent on his left play their eight tricks, then the
+    other two (the winner's partner leading). Returns the winner of the last trick."""
     players = params[PR_PLAYERS]
-    stage1_tricks, n_tricks, pairs = hand_shape(params)
-    t = S[O_SC + SC_TRICK]
-    leader = S[O_SC + SC_LEADER]
-    stage = S[O_SC + SC_STAGE]
-    hand_no = S[O_SC + SC_HAND]
-    trump = S[O_SC + SC_TRUMP]
-    duty = params[PR_STAGE2_DUTY]
-    k0 = S[O_SC + SC_N_TRICK]
-    play_card(params, S, next_seat(leader, k0, players), card, hand_no, t, 1)
-    for k in range(k0 + 1, players):
-        seat = next_seat(leader, k, players)
-        n = legal_plays(S, seat, k, trump, stage, duty)
-        i = decide(S, rng, pol_ids, pol_params, fns, D_PLAY, seat, n)
-        play_card(params, S, seat, S[O_ACTS + i], hand_no, t, n, S[O_SCRATCH + i])
-    winner = next_seat(leader, winning_index(S, players, trump), players)
-    if stage == 1:
-        after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,
-                          stage1_tricks, n_tricks)
-    else:
-        finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
-        if params[PR_OPEN_CARDS]:
-            open_cards_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)
-    w1, w = play_rest(params, S, rng, pol_ids, pol_params, fns, hand_no, t + 1, winner,
-                      winner if t == stage1_tricks else -1)
-    return w
+    hand_size = params[PR_HAND_SIZE]
+    stage1_tricks, n_tricks, _ = hand_shape(params)
+    winner = leader
+    while t < n_tricks:
+        done = t - stage1_tricks                 # tricks of the ending already played
+        a = (winner_stage1 + 2 * (done // hand_size)) % players
+        b = (a + 1) % players
+        if done % hand_size == 0:
+            leader = a
+        t += 1
+        other = b if leader == a else a
+        winner = play_trick(params, S, rng, pol_ids, pol_params, fns, leader, other, 2,
+                            hand_no, t, 2)
+        finish_trick(params, S, winner, 2, hand_no, t, n_tricks, stage1_tricks)
+        leader = winner
+    return winner

@@ -65,6 +65,7 @@ from bezsim.engine.roles import (
 from bezsim.engine.scoring import history_bit
 from bezsim.engine.state import (
     CNT_WIDTH,
+    CTR_DECLARING,
     O_ACTS,
     O_APTS,
     O_BRISQ_TAKEN,
@@ -167,25 +168,35 @@ def exchange_seven(params, S, seat, seven, hand_no, trick_no):
         reveal_all(S, players, turnup, V_PLAYED)
 
 
+ASK = -2    # sevens_from's ``code`` when the winner is still to be asked (A_STOP is -1)
+
+
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
-def sevens_of_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no):
-    """Each unscored seven of trumps in the trick: exchanged (the winner's choice, while an
-    exchange is possible) or scored as it lies, 10 to the trick's winner (R5.3)."""
+def sevens_from(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no, k0, code):
+    """Each unscored seven of trumps in the trick from place ``k0`` on: exchanged (the
+    winner's choice, while an exchange is possible) or scored as it lies, 10 to the trick's
+    winner (R5.3). ``code``: the choice already made for the seven at ``k0`` (search
+    play-outs resume there, open_cards_rest) or ASK."""
     players = params[PR_PLAYERS]
     seven_face = S[O_SC + SC_TRUMP] * 8 + SEVEN
-    for k in range(players):
+    for k in range(k0, players):
         c = S[O_TRICK + k]
-        if (c & 31) != seven_face or S[unsigned(O_HIST + c)] & H_SEVEN:
-            continue
-        S[unsigned(O_HIST + c)] |= H_SEVEN
-        if exchange_possible(S):
-            S[O_ACTS] = K_SEVEN_EXCHANGE * 4
-            S[O_APTS] = params[PR_POINTS + K_SEVEN_EXCHANGE]
-            S[O_ACTS + 1] = A_STOP
-            S[O_APTS + 1] = 0
-            if S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_DECLARE, seat, 2)] != A_STOP:
-                exchange_seven(params, S, seat, c, hand_no, trick_no)
+        if code == ASK:
+            if (c & 31) != seven_face or S[unsigned(O_HIST + c)] & H_SEVEN:
                 continue
+            S[unsigned(O_HIST + c)] |= H_SEVEN
+            if exchange_possible(S):
+                S[O_ACTS] = K_SEVEN_EXCHANGE * 4
+                S[O_APTS] = params[PR_POINTS + K_SEVEN_EXCHANGE]
+                S[O_ACTS + 1] = A_STOP
+                S[O_APTS + 1] = 0
+                S[CTR_DECLARING] = k
+                code = S[O_ACTS + decide(S, rng, pol_ids, pol_params, fns, D_DECLARE, seat, 2)]
+        exchange = code != ASK and code != A_STOP
+        code = ASK
+        if exchange:
+            exchange_seven(params, S, seat, c, hand_no, trick_no)
+            continue
         record_event(S, hand_no, trick_no, seat, K_SEVEN_PLAYED, EV_SCORED, 0,
                      params[PR_POINTS + K_SEVEN_PLAYED])
 
@@ -287,7 +298,14 @@ def open_cards_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, tr
         c = S[O_TRICK + k]
         if is_open_card(c, trump):
             add_open(params, S, seat, c, hand_no, trick_no)
-    sevens_of_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no)
+    open_cards_rest(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no, 0, ASK)
+
+
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
+def open_cards_rest(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no, k0, code):
+    """open_cards_trick once the trick's cards are open: the sevens from trick place ``k0``
+    (``code`` as in sevens_from), then the compound."""
+    sevens_from(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no, k0, code)
     if S[O_NEW_N] > 0:
         scored = completed_combinations(params, S, seat)
         score_compound(params, S, seat, scored, hand_no, trick_no)

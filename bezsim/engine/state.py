@@ -107,6 +107,9 @@ CTR_EVENTS = O_CTR + 0
 CTR_TRACE = O_CTR + 1
 CTR_FAULT = O_CTR + 2      # 1: more rows needed than given; 2: a policy broke the contract
 CTR_STOCK_POS = O_CTR + 3
+CTR_DECLARING = O_CTR + 4  # where the last declaring decision was asked (hand.pack_declaring,
+#                            open_cards.sevens_from): search resumes play-outs there
+CTR_PAIRS = O_CTR + 5      # R4.2 pairs ending: the winner of the last stock trick, + 1
 FAULT_OVERFLOW = 1
 FAULT_POLICY = 2
 

@@ -164,6 +164,10 @@ BUILTINS["expert"] = PolicyInfo(
     by_variant=True)
 
 
+SEARCH_DEFAULTS = {"samples": 32.0, "rollout": 3.0, "prior": 0.0, "z": 3.0,
+                   "horizon": 20.0, "first": 4.0, "drop": 0.0}
+
+
 def _search_function():
     from bezsim.policies.search import search_function
 
@@ -172,24 +176,44 @@ def _search_function():
 
 BUILTINS["search"] = PolicyInfo(
     "search", EXTERNAL,
-    "Monte Carlo search: each card is tried in sampled deals consistent with what the seat "
-    "has seen, played out by heuristic players (rollout=3: expert ones); two-handed stage 2 "
-    "is solved exactly; declarations as heuristic (rollout=3: as expert)",
-    (Param("samples", 12.0, "sampled deals per card decision (the budget)", 1, 1_000_000,
+    "Monte Carlo search over what the seat has seen: every decision (card, declaration, "
+    "seven, the partner's declarations, the pairs ending) is tried in sampled deals "
+    "consistent with it and played out by expert players; an action replaces expert's only "
+    "when its gain over the same deals clears a confidence gate, and actions that cannot "
+    "clear it leave the race early; two-handed stage 2 is solved exactly",
+    (Param("samples", SEARCH_DEFAULTS["samples"], "most sampled deals per decision (the "
+                                                  "budget)", 1, 1_000_000, whole=True),
+     Param("rollout", SEARCH_DEFAULTS["rollout"], "policy of the play-outs and base policy: "
+                                                  "1 greedy, 2 heuristic, 3 expert (its tuned "
+                                                  "defaults for the variant)", 1, 3,
            whole=True),
-     Param("rollout", 2.0, "policy of the play-outs: 1 greedy, 2 heuristic, 3 expert (its "
-                           "tuned defaults for the variant)", 1, 3, whole=True),
      Param("exact_stage2", 1.0, "1: solve two-handed stage 2 exactly (perfect information); "
                                 "0: sample it like stage 1", 0, 1, whole=True),
      # prior * samples is summed as an int64 in the kernel
-     Param("prior", 3.0, "points per sample by which another card must beat the "
-                         "heuristic's choice", -1e9, 1e9),
-     Param("z", 0.0, "standard errors of the paired gain (over the same deals) by which "
-                     "another card must clear the prior; 0: compare totals", 0, 100),
-     Param("horizon", 1000.0, "stage 1 is searched only while the stock holds at most this "
-                              "many cards (the base policy plays earlier)", 0, 1000,
+     Param("prior", SEARCH_DEFAULTS["prior"], "points per deal by which another action must "
+                                              "beat the base policy's", -1e9, 1e9),
+     Param("z", SEARCH_DEFAULTS["z"], "standard errors of the paired gain (over the same "
+                                      "deals) by which another action must clear the prior; "
+                                      "0: compare totals", 0, 100),
+     Param("horizon", SEARCH_DEFAULTS["horizon"], "stage 1 is searched only while the stock "
+                                                  "holds at most this many cards (the base "
+                                                  "policy decides earlier)", 0, 1000,
+           whole=True),
+     Param("every", 1.0, "1: search every decision; 0: card plays only (outside the R4.2 "
+                         "pairs ending), the rest the base policy's", 0, 1, whole=True),
+     Param("first", SEARCH_DEFAULTS["first"], "deals before actions start leaving the race "
+                                              "(0: every action gets every deal)", 0,
+           1_000_000, whole=True),
+     Param("drop", SEARCH_DEFAULTS["drop"], "an action leaves the race once its mean gain "
+                                            "plus this many standard errors is below the "
+                                            "prior", -100, 100),
+     Param("settlement", 0.0, "Rubicon: 1 values a play-out by the settlement (R6.8), 0 by "
+                              "the hand margin (measured stronger, docs: README)", 0, 1,
            whole=True)),
     _search_function)
+# search(SEARCH_V1) plays the games of search before issue 24 (cards only, heuristic
+# play-outs, no race): comparisons with earlier runs stay valid
+SEARCH_V1 = "samples=12,rollout=2,prior=3,z=0,horizon=1000,every=0,first=0"
 POLICY_IDS = {name: info.policy_id for name, info in BUILTINS.items()}
 POLICY_NAMES = tuple(BUILTINS)
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")
@@ -368,7 +392,7 @@ def policy_params(specs: list[str], variant: str | None = None) -> np.ndarray:
         defaults = tuned_defaults(info.name, variant) if info.by_variant else {}
         for i, p in enumerate(info.params):
             rows[seat, i] = values.get(p.name, defaults.get(p.name, p.default))
-        if info.name == "search" and values.get("rollout") == 3:
+        if info.name == "search" and rows[seat, 1] == 3:      # rollout: expert's weights
             row = expert_row(variant)
             rows[seat, 16:16 + len(row)] = row
     return rows

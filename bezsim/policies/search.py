@@ -28,9 +28,12 @@ from bezsim.engine.constants import (
     LOC_STOCK,
     MAX_HAND,
     PARAMS_SIZE,
+    PR_BRISQUE_BONUS,
     PR_BRISQUE_VALUE,
     PR_BRISQUES_ASIDE,
+    PR_CLOSE_BY_POINTS,
     PR_LAST_TRICK,
+    PR_ONE_HAND_GAME,
     PR_OPEN_CARDS,
     PR_PACKS,
     PR_PARTNERS,
@@ -40,6 +43,7 @@ from bezsim.engine.constants import (
     PR_STAGE2_PAIRS,
     SC_HAND_POINTS,
     SC_N_TRICK,
+    SC_SCORE,
     SC_STAGE,
     SC_STOCK_LEFT,
     SC_TRUMP,
@@ -48,14 +52,16 @@ from bezsim.engine.constants import (
     V_SHOWN,
     V_UNSEEN,
 )
-from bezsim.engine.hand import resume_after_play
 from bezsim.engine.jit import njit
+from bezsim.engine.resume import resume_after_decision
 from bezsim.engine.rng import below
+from bezsim.engine.settlement import settle
 from bezsim.engine.state import (
     CNT_WIDTH,
     CTR_STOCK_POS,
     N_MAX,
     O_ACTS,
+    O_BRISQ_TAKEN,
     O_DECISION,
     O_EV_CAP,
     O_HAND_CNT,
@@ -85,6 +91,13 @@ P_PRIOR = 3
 P_Z = 4              # a card replaces the base card only if its mean paired gain clears
 #                      prior + z standard errors (0: the plain comparison of totals)
 P_HORIZON = 5        # stage 1 is searched only with at most this many stock cards left
+P_EVERY = 6          # 1: every decision is searched (declarations, sevens, the pairs ending);
+#                      0: card plays outside the pairs ending only, the rest the base policy's
+P_FIRST = 7          # deals before the race starts dropping actions (0: no race, every
+#                      action gets every deal)
+P_DROP = 8           # an action leaves the race once its mean gain + drop standard errors
+#                      falls below the prior
+P_SETTLEMENT = 9     # 1: Rubicon play-outs are valued by the settlement (R6.8), not the margin
 P_ROLLOUT_WEIGHTS = 16   # + i: expert's weights for rollout=3 (the registry fills them with
 #                          expert's tuned defaults for the variant)
 N_ROLLOUT_WEIGHTS = 32
@@ -233,6 +246,33 @@ def _base(S, seat, by_expert, weights, expert_w, rng):
     return heuristic_policy(S, seat, weights, rng)
 
 
+@njit(cache=True, _nrt=False)
+def hand_value(W, seat, rules, settlement):
+    """What a play-out's end is worth to the seat: its side's hand margin, or with
+    ``settlement`` in Rubicon (one hand is the game) the signed stake of R6.8."""
+    if settlement and rules[PR_ONE_HAND_GAME] and rules[PR_PLAYERS] == 2:
+        pts = O_SC + SC_HAND_POINTS
+        score = O_SC + SC_SCORE
+        winner, _, _, _, stake = settle(W[score] + W[pts], W[score + 1] + W[pts + 1],
+                                        W[O_BRISQ_TAKEN], W[O_BRISQ_TAKEN + 1],
+                                        rules[PR_BRISQUE_BONUS], rules[PR_CLOSE_BY_POINTS])
+        if winner < 0:
+            return 0
+        return stake if winner == seat else -stake
+    return side_margin(W, seat, rules)
+
+
+@njit(cache=True, _nrt=False)
+def _gain_stats(total, gain2, j, hj, k):
+    """Mean paired gain of candidate j over the base candidate hj after k deals, and its
+    standard error."""
+    mean = (total[j] - total[hj]) / k
+    var = gain2[j] / k - mean * mean
+    if k > 1:
+        var = var * k / (k - 1)
+    return mean, np.sqrt(max(var, 0.0) / k)
+
+
 @njit(cache=True)
 def search_policy(S, seat, params, stream):
     """The search policy (see the module docstring): returns an index into the offer."""
@@ -243,29 +283,32 @@ def search_policy(S, seat, params, stream):
     for i in range(len(DEFAULT_WEIGHTS)):
         weights[i] = DEFAULT_WEIGHTS[i]
     # rollout=3: expert plays the play-outs and also makes the decisions search leaves to
-    # its base policy (declarations, the prior card, fallbacks); otherwise the heuristic
+    # its base policy (the prior card, fallbacks); otherwise the heuristic
     by_expert = params[P_ROLLOUT] == 3
     expert_w = np.zeros(N_ROLLOUT_WEIGHTS)
     for i in range(N_ROLLOUT_WEIGHTS):
         expert_w[i] = params[P_ROLLOUT_WEIGHTS + i]
+    every = params[P_EVERY] != 0
+    play = S[O_DECISION] == D_PLAY
     stage = S[O_SC + SC_STAGE]
-    if S[O_DECISION] != D_PLAY or n == 1 or (
-            stage == 2 and rules[PR_STAGE2_PAIRS] != 0 and players == 4):
+    pairs_ending = stage == 2 and rules[PR_STAGE2_PAIRS] != 0 and players == 4
+    if n == 1 or (not every and (not play or pairs_ending)):
         return _base(S, seat, by_expert, weights, expert_w,
                      np.zeros((1 + players, 4), np.uint64))
-    if (stage == 2 and players == 2 and rules[PR_OPEN_CARDS] == 0
+    if (play and stage == 2 and players == 2 and rules[PR_OPEN_CARDS] == 0
             and params[P_EXACT_STAGE2] != 0):
         i = solve_endgame(S, seat, rules)
         if i >= 0:
             return i
-    # distinct candidate cards (identical copies play alike)
+    # distinct candidates (identical copies of a card play alike)
     cand = np.empty(n, np.int64)
     n_cand = 0
     for i in range(n):
         fresh = True
-        for j in range(n_cand):
-            if S[O_ACTS + cand[j]] & 31 == S[O_ACTS + i] & 31:
-                fresh = False
+        if play:
+            for j in range(n_cand):
+                if S[O_ACTS + cand[j]] & 31 == S[O_ACTS + i] & 31:
+                    fresh = False
         if fresh:
             cand[n_cand] = i
             n_cand += 1
@@ -274,9 +317,9 @@ def search_policy(S, seat, params, stream):
     if stage == 1 and S[O_SC + SC_STOCK_LEFT] > params[P_HORIZON]:
         return _base(S, seat, by_expert, weights, expert_w,
                      np.zeros((1 + players, 4), np.uint64))
-    cards = np.empty(n_cand, np.int32)
+    acts = np.empty(n_cand, np.int32)
     for j in range(n_cand):
-        cards[j] = S[O_ACTS + cand[j]]
+        acts[j] = S[O_ACTS + cand[j]]
     rollout = GREEDY if params[P_ROLLOUT] == 1 else (HEURISTIC if params[P_ROLLOUT] == 2
                                                      else EXPERT)
     ids = np.full(players, rollout, np.int64)
@@ -292,12 +335,12 @@ def search_policy(S, seat, params, stream):
             for i in range(weights.shape[0]):
                 pp[p, i] = weights[i]
     rr = np.zeros((1 + players, 4), np.uint64)
-    # the base card (the base policies draw nothing from their stream, so asking first
+    # the base action (the base policies draw nothing from their stream, so asking first
     # changes no play-out)
     h = _base(S, seat, by_expert, weights, expert_w, rr)
     hj = 0
     for j in range(n_cand):
-        if S[O_ACTS + cand[j]] & 31 == S[O_ACTS + h] & 31:
+        if (S[O_ACTS + h] & 31 == acts[j] & 31) if play else cand[j] == h:
             hj = j
     base = np.empty(S_BASE, np.int32)
     known = np.empty(MAX_HAND, np.int32)
@@ -305,42 +348,66 @@ def search_policy(S, seat, params, stream):
     pool = np.empty(N_MAX, np.int32)
     total = np.zeros(n_cand, np.int64)
     margin = np.zeros(n_cand, np.int64)
-    gain2 = np.zeros(n_cand)          # sum of squared paired gains over the base card
+    gain2 = np.zeros(n_cand)          # sum of squared paired gains over the base action
+    alive = np.ones(n_cand, np.bool_)
     samples = max(1, int(params[P_SAMPLES]))
-    for _ in range(samples):
+    first = int(params[P_FIRST])
+    z = params[P_Z]
+    prior = params[P_PRIOR]
+    settlement = params[P_SETTLEMENT] != 0
+    k = 0
+    while k < samples:
         if not determinize(S, base, seat, rules, stream, pool, known):
             return _base(S, seat, by_expert, weights, expert_w, rr)
         for j in range(n_cand):
+            if not alive[j]:
+                continue
             for i in range(S_BASE):
                 W[i] = base[i]
-            resume_after_play(rules, W, rr, ids, pp, None, cards[j])
-            margin[j] = side_margin(W, seat, rules)
+            resume_after_decision(rules, W, rr, ids, pp, None, seat, acts[j])
+            margin[j] = hand_value(W, seat, rules, settlement)
             total[j] += margin[j]
         for j in range(n_cand):
             d = float(margin[j] - margin[hj])
             gain2[j] += d * d
-    prior = params[P_PRIOR]
+        k += 1
+        if first > 0 and z > 0 and k >= first and k < samples:
+            # the race: an action whose gain could hardly clear the gate leaves it; with no
+            # rival left the base action stands, and a lone rival that clears it wins now
+            rivals = 0
+            last = -1
+            for j in range(n_cand):
+                if j == hj or not alive[j]:
+                    continue
+                mean, se = _gain_stats(total, gain2, j, hj, k)
+                if mean + params[P_DROP] * se < prior:
+                    alive[j] = False
+                else:
+                    rivals += 1
+                    last = j
+            if rivals == 0:
+                return cand[hj]
+            if rivals == 1:
+                mean, se = _gain_stats(total, gain2, last, hj, k)
+                if mean - z * se > prior:
+                    return cand[last]
     best = hj
-    if params[P_Z] > 0:
-        # the base card stays unless a card's mean paired gain (same deals) clears the prior
-        # by z standard errors: a few noisy play-outs must not trade a sound card away
+    if z > 0:
+        # the base action stays unless another's mean paired gain (same deals) clears the
+        # prior by z standard errors: a few noisy play-outs must not trade a sound one away
         best_gain = 0.0
         for j in range(n_cand):
-            if j == hj:
+            if j == hj or not alive[j]:
                 continue
-            mean = (total[j] - total[hj]) / samples
-            var = gain2[j] / samples - mean * mean
-            if samples > 1:
-                var = var * samples / (samples - 1)
-            se = np.sqrt(max(var, 0.0) / samples)
-            if mean - params[P_Z] * se > prior and mean > best_gain:
+            mean, se = _gain_stats(total, gain2, j, hj, k)
+            if mean - z * se > prior and mean > best_gain:
                 best_gain = mean
                 best = j
         return cand[best]
-    # the base policy's own card keeps its place unless another beats it by ``prior`` points
-    # a sample: with few samples the estimates are noisy, and the prior keeps search from
-    # trading a sound card for a lucky one
-    total[hj] += int(prior * samples)
+    # the base policy's own action keeps its place unless another beats it by ``prior``
+    # points a sample: with few samples the estimates are noisy, and the prior keeps search
+    # from trading a sound action for a lucky one
+    total[hj] += int(prior * k)
     for j in range(n_cand):
         if total[j] > total[best]:
             best = j
