@@ -3,10 +3,9 @@
 A round robin on duplicate deals in every variant (``bezsim tournament``): every pair plays
 the same deals in every seating, so the luck of the deal cancels. Win rate: games the first
 policy wins out of games decided (Wilson); margin and points per hand: averaged over a
-deal's seatings, intervals over deals. Two rungs of the ``search`` policy top the ladder at
-full size (ordinary only): search against the heuristic (about 1 ms per decision, so a few
-hundred deals), and search with expert play-outs against expert, in the configuration that
-beats it (the confidence gate and the horizon, docs: README "Policies").
+deal's seatings, intervals over deals. The ``search`` policy tops the ladder at full size
+(ordinary only): search against expert, whose play-outs it uses (docs: README "Policies";
+analyses/search_budget.py for its strength by budget).
 
     python analyses/policy_ladder.py [--quick | --games N] [--check]
 """
@@ -30,11 +29,8 @@ POLICIES = ("random", "greedy", "heuristic", "expert")
 # seatings and last longer; a Rubicon deal is one hand
 SCALE = {"three_handed": 0.3, "four_handed": 0.25, "four_handed_partners": 0.6,
          "rubicon": 2}
-# search with expert play-outs, searching only the last 20 stock cards and stage 2, and
-# leaving expert's card only for a gain three standard errors clear of noise
-STRONG_SEARCH = "search(horizon=20,prior=0,rollout=3,samples=32,z=3)"
 # ordinary, the search rungs (A, B, deals), full size only
-SEARCH_RUNGS = (("search", "heuristic", 200), (STRONG_SEARCH, "expert", 1000))
+SEARCH_RUNGS = (("search", "expert", 1000),)
 ALL = "(all)"
 
 

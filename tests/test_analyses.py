@@ -19,7 +19,8 @@ from bezsim.report.document import jsonable
 from bezsim.report.study import compare_numbers
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPTS = ["polish_compounds", "rubicon_rate", "leading_first", "rule_options", "policy_ladder"]
+SCRIPTS = ["polish_compounds", "rubicon_rate", "leading_first", "rule_options", "policy_ladder",
+           "search_budget"]
 
 
 def load_script(name: str):
@@ -99,6 +100,13 @@ def test_script_numbers_are_the_analysis_functions(quick):
         frame = pd.read_parquet(runs / "polish-4" / "tournament.parquet")
         r = frame[(frame["policy_a"] == "heuristic") & (frame["policy_b"] == "greedy")].iloc[0]
         assert numbers["polish.heuristic-vs-greedy.win_rate"] == pytest.approx(
+            [r["win_rate_a"], r["win_rate_low"], r["win_rate_high"]])
+    elif name == "search_budget":
+        import pandas as pd
+        frame = pd.read_parquet(runs / "ordinary-3" / "tournament.parquet")
+        r = frame[frame["policy_a"] == "search"].iloc[0]
+        assert r["policy_b"] == "expert"
+        assert numbers["samples=32.win_rate"] == pytest.approx(
             [r["win_rate_a"], r["win_rate_low"], r["win_rate_high"]])
 
 

@@ -207,10 +207,13 @@ def test_builtin_policy_ignores_hidden_cards(name, perturbed):
 
 
 @pytest.mark.parametrize("spec", ["search(rollout=3,samples=3,prior=0,z=1,horizon=30)",
+                                  "search(method=1,samples=2,horizon=30)",
+                                  "search(settlement=1,samples=3,first=2,drop=1)",
                                   "expert(endgame=30,settle=60,partner=0.5)"])
 def test_policy_with_parameters_ignores_hidden_cards(spec, perturbed):
-    """Code paths the defaults above leave off: search with expert play-outs, its confidence
-    gate and horizon (its sampled deals come from the seat's knowledge only), and expert's
+    """Code paths the defaults above leave off: search with its confidence gate and horizon
+    (its sampled deals come from the seat's knowledge only), its ISMCTS (method=1: the tree
+    is built from those deals), the race and the Rubicon settlement value, and expert's
     Rubicon settlement play and partnership logic (they read the hand points, the brisques
     each seat has taken and the partner's cards on the table, all public). Re-dealing what
     the seat cannot see changes neither the decision nor the random stream."""

@@ -144,3 +144,153 @@ def test_no_stage1_search_before_the_horizon(variant):
     free = run_games(rules, ["search(rollout=3,samples=4,prior=0,z=0.5,horizon=1000)",
                              "expert"], 11, 0, 3, threads=1)
     assert not np.array_equal(ref.events, free.events)
+
+
+# --- every decision, the race, ISMCTS (issue 24) ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def declaring_points(tmp_path_factory):
+    """Declaring decision points of real games (hidden_info_helpers.capture) with a choice."""
+    from hidden_info_helpers import capture
+
+    snaps = capture(tmp_path_factory.mktemp("search_snapshots"))
+    return [s for s in snaps if s.decision == C.D_DECLARE and s.n_actions > 1]
+
+
+def oracle_choice(snap, row, stream):
+    """The values search compares with one sampled deal and no gate: each offered action
+    played out from the decision by expert seats in the deal search draws first (its side's
+    margin at the end of the hand)."""
+    from bezsim.engine.resume import resume_after_decision
+    from bezsim.policies.builtin import EXPERT
+    from bezsim.policies.search import determinize, hand_value, rules_of
+
+    S, seat = snap.S, snap.seat
+    rules = rules_of(S)
+    base = np.empty(st.S_BASE, np.int32)
+    assert determinize(S, base, seat, rules, stream.copy(), np.zeros(st.N_MAX, np.int32),
+                       np.zeros(C.MAX_HAND, np.int32))
+    players = snap.players
+    pp = np.zeros((players, 32))
+    pp[:, :] = row[16:48]
+    values = []
+    for i in range(snap.n_actions):
+        W = base.copy()
+        resume_after_decision(rules, W, np.zeros((1 + players, 4), np.uint64),
+                              np.full(players, EXPERT, np.int64), pp, None, seat,
+                              S[st.O_ACTS + i])
+        values.append(int(hand_value(W, seat, rules, False)))
+    return values
+
+
+def test_search_decides_declarations_by_their_play_outs(declaring_points):
+    """A declaration, a seven, a Polish exchange or a partner's turn is searched like a card:
+    with one deal and no gate (z=0, prior 0), search takes an action whose play-out from
+    that decision (expert seats, the deal it sampled) ends with the best margin. Checked on
+    declaring
+    decisions of every variant against play-outs made here, action by action."""
+    from bezsim.policies.registry import policy_params
+
+    checked, differ = 0, 0
+    for snap in declaring_points[::2]:
+        spec = "search(samples=1,z=0,prior=0,first=0,horizon=1000)"
+        row = policy_params(parse_policies([spec] * snap.players, snap.players),
+                            "ordinary")[0]
+        stream = np.array([3, 1, 4, 1], np.uint64)
+        values = oracle_choice(snap, row, stream)
+        best = max(values)
+        got = search_policy(snap.S.copy(), snap.seat, row, stream.copy())
+        assert values[got] == best, (snap.case, values, got)
+        checked += 1
+        differ += len(set(values)) > 1
+    assert checked > 40 and differ > 10, (checked, differ)
+
+
+def test_cards_only_search_leaves_declarations_to_expert(declaring_points):
+    """every=0 (search before issue 24): a declaring decision is expert's, whatever the
+    play-outs say."""
+    from bezsim.policies.builtin import EXPERT, choose
+    from bezsim.policies.registry import policy_params
+
+    for snap in declaring_points[::4]:
+        spec = "search(every=0,samples=2,z=0,prior=-1000000000)"
+        row = policy_params(parse_policies([spec] * snap.players, snap.players),
+                            "ordinary")[0]
+        expert_rows = np.tile(row[16:48], (snap.players, 1))
+        want = choose(EXPERT, snap.S.copy(), snap.seat, expert_rows,
+                      np.zeros((1 + snap.players, 4), np.uint64))
+        assert search_policy(snap.S.copy(), snap.seat, row,
+                             np.array([3, 1, 4, 1], np.uint64)) == want
+
+
+def test_the_race_stops_early_without_changing_a_clear_choice():
+    """The race drops actions that cannot clear the gate: in the two-card ending (stage 2
+    sampled: every deal alike, the gain of 7♣ over A♠ exactly 20) it still finds 7♣ with a
+    prior of 19 and keeps A♠ with 21, as the full budget does."""
+    S = endgame(["A♠", "7♣"], ["10♠", "K♣"], C.HEARTS)
+    for first in (0, 2, 4):
+        spec = f"search(rollout=2,exact_stage2=0,samples=32,z=3,first={first},drop=0,prior="
+        assert search_card(S, spec + "19)") == parse_card("7♣", 2)
+        assert search_card(S, spec + "21)") == parse_card("A♠", 2)
+
+
+@pytest.mark.parametrize("variant, policies", [
+    ("ordinary", ["search(method=1,samples=2)", "expert"]),
+    ("polish", ["expert", "search(method=1,samples=2)"]),
+    ("four_handed_partners", ["search(method=1,samples=1)", "greedy", "search", "greedy"]),
+])
+def test_ismcts_plays_whole_games_deterministically(variant, policies):
+    """search(method=1), information-set MCTS: legal throughout, and the same games on one
+    thread and two."""
+    rules = Rules.make(variant, {"target": 600} if variant != "ordinary" else {})
+    one = run_games(rules, policies, 3, 0, 2, threads=1)
+    two = run_games(rules, policies, 3, 0, 2, threads=2)
+    for a, b in ((one.game_info, two.game_info), (one.events, two.events)):
+        assert np.array_equal(a, b)
+
+
+def test_ismcts_finds_the_two_card_ending():
+    """The two-card ending with stage 2 sampled: 7♣ gains 20 in every deal, so the tree's
+    visits go to it."""
+    S = endgame(["A♠", "7♣"], ["10♠", "K♣"], C.HEARTS)
+    assert search_card(S, "search(method=1,exact_stage2=0,samples=16)") == parse_card("7♣", 2)
+
+
+def test_the_tree_policy_counts_availability():
+    """UCB1 with availability (policies/tree.py): an untried offered action is expanded
+    first (expert's before others), then the best bound among the children; every child
+    offered gains one availability."""
+    from bezsim.policies import tree as T
+
+    S = endgame(["A♠", "7♣", "9♦"], ["10♠", "K♣", "8♦"], C.HEARTS)
+    W = np.zeros(st.S_BASE + int(T.tree_words(8)), np.int32)
+    W[:st.S_BASE] = S
+    W[st.S_BASE + T.T_CAP] = 8
+    W[st.S_BASE + T.T_EXPLORE] = 0
+    root = T.new_node(W, -1, 0, -1)
+    assert T.ucb_choice(W, root, 0, 1) == 1                 # expert's untried card first
+    assert W[st.S_BASE + T.T_CUR] == -1                      # expanded: the tree is left
+    assert T.ucb_choice(W, root, 0, 1) == 0                  # then the first untried
+    assert T.ucb_choice(W, root, 0, 1) == 2
+    for i, value in ((0, 10), (1, 30), (2, 20)):             # one visit each
+        at = T.node_at(T.find_child(W, root, T.action_key(W, 0, i)))
+        W[at + T.N_VISITS], W[at + T.N_VALUE] = 1, value
+    assert T.ucb_choice(W, root, 0, 0) == 1                  # no exploration: best mean
+    avail = [W[T.node_at(T.find_child(W, root, T.action_key(W, 0, i))) + T.N_AVAIL]
+             for i in range(3)]
+    assert avail == [3, 4, 2]
+
+
+def test_a_run_records_the_values_search_plays_with():
+    """search's defaults changed with issue 24 and its play-outs use expert's tuned set, so
+    a run records both (registry.resolved_values, the manifest's identity): a run made with
+    other defaults is not resumed as the same run. The old games stay reachable by name."""
+    from bezsim.policies.registry import SEARCH_V1, resolved_values, tuned_defaults
+
+    values = resolved_values(["search", f"search({SEARCH_V1})"], "rubicon")
+    now = values["search"]
+    assert (now["samples"], now["rollout"], now["every"], now["first"]) == (32, 3, 1, 4)
+    assert now["rollout.settle"] == tuned_defaults("expert", "rubicon")["settle"]
+    old = values[f"search({SEARCH_V1})"]
+    assert (old["samples"], old["rollout"], old["every"], old["first"]) == (12, 2, 0, 0)
+    assert not any(k.startswith("rollout.") for k in old)

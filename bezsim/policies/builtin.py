@@ -58,11 +58,13 @@ from bezsim.engine.tricks import beats, winning_index
 from bezsim.policies.common import best_declaration, trick_brisques
 from bezsim.policies.expert import expert_policy
 from bezsim.policies.heuristic import heuristic_policy
+from bezsim.policies.tree import tree_policy
 
 RANDOM = 0
 GREEDY = 1
 HEURISTIC = 2
 EXPERT = 3
+TREE = 4             # search's ISMCTS play-outs only (policies/tree.py): never a seat's policy
 FIRST_ACTION = 100   # scripted, for positions: always the first offered action
 LAST_ACTION = 101    # scripted, for positions: always the last one (declining)
 # greedy's parameter defaults (stage-1 and stage-2 win margins; names in the registry)
@@ -150,6 +152,26 @@ def _expert_in_set_impl(fns, S, seat, params, rng):
     return expert
 
 
+def tree_in_set(fns, S, seat, params, rng):
+    """The ISMCTS tree policy in search's play-outs (``fns`` None: every built-in); -1 (a
+    contract fault, never reached) in a run's own policy set, which never compiles it."""
+    if fns is not None:
+        return -1
+    return tree_policy(S, seat, params, rng)
+
+
+@overload(tree_in_set, jit_options={"cache": True})
+def _tree_in_set_impl(fns, S, seat, params, rng):
+    if not isinstance(fns, types.NoneType):
+        def left_out(fns, S, seat, params, rng):
+            return -1
+        return left_out
+
+    def tree(fns, S, seat, params, rng):
+        return tree_policy(S, seat, params, rng)
+    return tree
+
+
 @njit(cache=True, _nrt=False)
 def choose_among(fns, policy_id, S, seat, params, rng):
     """Dispatch to a built-in policy by id, compiled for the run's policy set ``fns``."""
@@ -161,6 +183,8 @@ def choose_among(fns, policy_id, S, seat, params, rng):
         return heuristic_policy(S, seat, params[seat], rng)
     if policy_id == EXPERT:
         return expert_in_set(fns, S, seat, params[seat], rng)
+    if policy_id == TREE:
+        return tree_in_set(fns, S, seat, params[seat], rng)
     return 0 if policy_id == FIRST_ACTION else S[O_N_ACTS] - 1
 
 

@@ -209,7 +209,12 @@ BUILTINS["search"] = PolicyInfo(
                                             "prior", -100, 100),
      Param("settlement", 0.0, "Rubicon: 1 values a play-out by the settlement (R6.8), 0 by "
                               "the hand margin (measured stronger, docs: README)", 0, 1,
-           whole=True)),
+           whole=True),
+     Param("method", 0.0, "0: every action played out by expert in each sampled deal "
+                          "(policy rollouts); 1: information-set MCTS over samples x "
+                          "actions iterations (expert play-outs, compared in README)", 0, 1,
+           whole=True),
+     Param("explore", 60.0, "method=1: UCB exploration constant, in points", 0, 1e6)),
     _search_function)
 # search(SEARCH_V1) plays the games of search before issue 24 (cards only, heuristic
 # play-outs, no race): comparisons with earlier runs stay valid
@@ -404,15 +409,20 @@ def expert_row(variant: str | None) -> np.ndarray:
 
 
 def resolved_values(specs: list[str], variant: str) -> dict[str, dict[str, float]]:
-    """The parameter values that by-variant policies (expert) actually play with, by spec:
+    """The parameter values that by-variant policies (expert) and search (its defaults
+    changed with issue 24, and its play-outs are expert's) actually play with, by spec:
     recorded with a run, so a run whose defaults have since changed is not taken for the
     same run (a resume would otherwise mix two players under one name)."""
     out = {}
     for spec in specs:
         info, _ = parse_spec(spec)
-        if info.by_variant and spec not in out:
+        if (info.by_variant or info.name == "search") and spec not in out:
             row = policy_params([spec], variant)[0]
             out[spec] = {p.name: float(row[i]) for i, p in enumerate(info.params)}
+            if info.name == "search" and row[1] == 3:          # expert play-outs
+                expert = BUILTINS["expert"].params
+                out[spec].update({f"rollout.{p.name}": float(row[16 + i])
+                                  for i, p in enumerate(expert)})
     return out
 
 

@@ -1,19 +1,29 @@
-"""The ``search`` policy: perfect-information Monte Carlo over the seat's information set,
+"""The ``search`` policy: Monte Carlo over the seat's information set with policy play-outs,
 and an exact solver for two-handed stage 2.
 
-A card decision samples ``samples`` deals of the cards the seat has not seen (other seats'
-concealed cards and the stock, in the counts it knows), the same deals for every candidate
-card, and plays each candidate out to the end of the hand with the engine's own rules and
-built-in players (``rollout``: greedy or heuristic at their defaults, or expert at its
-tuned defaults for the variant). It keeps the card with the best total hand margin: its
-side's points minus the best other side's. Once the stock is empty in a two-handed game
-without open cards, a player who remembers the cards knows both hands, and
-policies/solver.py plays the last tricks exactly. Declarations (and Polish seven exchanges)
-are the base policy's, the heuristic's (expert's with ``rollout=3``); so is the R4.2 pairs
-ending, whose tricks the play-outs do not resume, and so is the prior card.
+Every decision is searched: the card, which declaration to score (the others are then shown
+"to score", R1.10), the seven of trumps, a Polish seven exchange, the partner's declarations
+and the R4.2 pairs ending (``every=0``: card plays only, as before issue 24). A decision
+samples deals of the cards the seat has not seen (other seats' concealed cards and the stock,
+in the counts it knows), the same deals for every candidate action, and plays each one out
+to the end of the hand from that very decision (engine/resume.py), by the engine's own rules
+and built-in players (``rollout``: expert at its tuned defaults for the variant; greedy or
+heuristic). Every seat of a play-out decides on what it can see in that deal, so no player
+there uses cards it could not know. An action's worth is its side's hand margin (points
+minus the best other side's; ``settlement=1`` in Rubicon: the R6.8 stake instead).
 
-Cost: each sampled deal costs one play-out per distinct legal card; the closing note and the
-README give decisions per second at the default budget.
+The base policy's action (expert's) stands unless another's mean paired gain over the same
+deals clears ``prior`` by ``z`` standard errors. The race: from the ``first`` deal on, an
+action whose mean gain plus ``drop`` standard errors falls below the prior gets no more
+deals; with no rival left the base action is played, and a lone rival that clears the gate
+is played at once. Most decisions end after a few deals, which is where the cost went. Stage
+1 is searched only once the stock holds at most ``horizon`` cards; once the stock is empty in
+a two-handed game without open cards, a player who remembers the cards knows both hands, and
+policies/solver.py plays the last tricks exactly.
+
+``method=1`` replaces the per-action play-outs by information-set MCTS
+(policies/tree.py), kept as a parameter for comparison: at equal or greater cost it is
+weaker (README, analyses/search_budget.py).
 """
 
 import functools
@@ -78,10 +88,26 @@ from bezsim.engine.state import (
     S_BASE,
     give,
 )
-from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC
+from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, TREE
 from bezsim.policies.expert import expert_policy
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
 from bezsim.policies.solver import solve_stage2
+from bezsim.policies.tree import (
+    N_ACTOR,
+    N_VALUE,
+    N_VISITS,
+    T_CAP,
+    T_EXPLORE,
+    T_PATH,
+    T_PATH_N,
+    T_USED,
+    action_key,
+    find_child,
+    new_node,
+    node_at,
+    tree_words,
+    ucb_choice,
+)
 
 # parameter row layout (names and defaults in bezsim.policies.registry)
 P_SAMPLES = 0
@@ -98,6 +124,9 @@ P_FIRST = 7          # deals before the race starts dropping actions (0: no race
 P_DROP = 8           # an action leaves the race once its mean gain + drop standard errors
 #                      falls below the prior
 P_SETTLEMENT = 9     # 1: Rubicon play-outs are valued by the settlement (R6.8), not the margin
+P_METHOD = 10        # 0: sampled deals, each action played out by expert (policy rollouts);
+#                      1: information-set MCTS (policies/tree.py), samples x actions iterations
+P_EXPLORE = 11       # ISMCTS: the UCB exploration constant, in points
 P_ROLLOUT_WEIGHTS = 16   # + i: expert's weights for rollout=3 (the registry fills them with
 #                          expert's tuned defaults for the variant)
 N_ROLLOUT_WEIGHTS = 32
@@ -274,6 +303,44 @@ def _gain_stats(total, gain2, j, hj, k):
 
 
 @njit(cache=True)
+def ismcts(S, seat, rules, stream, expert_choice, iterations, explore, pp, ids, settlement):
+    """Information-set MCTS from the current decision (policies/tree.py): ``iterations``
+    play-outs, each in a fresh deal of the unseen cards, every seat the tree policy. Returns
+    the offer index of the most visited action at the root (expert's on a tie)."""
+    players = rules[PR_PLAYERS]
+    nodes = iterations + 1
+    W = np.empty(S_BASE + tree_words(nodes), np.int32)
+    base = np.empty(S_BASE, np.int32)
+    known = np.empty(MAX_HAND, np.int32)
+    pool = np.empty(N_MAX, np.int32)
+    rr = np.zeros((1 + players, 4), np.uint64)
+    W[S_BASE + T_USED] = 0
+    W[S_BASE + T_CAP] = nodes
+    W[S_BASE + T_EXPLORE] = int(explore)
+    root = new_node(W, -1, 0, -1)
+    for _ in range(iterations):
+        if not determinize(S, base, seat, rules, stream, pool, known):
+            return expert_choice
+        for i in range(S_BASE):
+            W[i] = base[i]
+        W[S_BASE + T_PATH_N] = 0
+        i = ucb_choice(W, root, seat, expert_choice)
+        resume_after_decision(rules, W, rr, ids, pp, None, seat, S[O_ACTS + i])
+        for k in range(W[S_BASE + T_PATH_N]):
+            at = node_at(W[S_BASE + T_PATH + k])
+            W[at + N_VISITS] += 1
+            W[at + N_VALUE] += hand_value(W, W[at + N_ACTOR], rules, settlement)
+    best = expert_choice
+    most = W[node_at(find_child(W, root, action_key(S, seat, expert_choice))) + N_VISITS]
+    for i in range(S[O_N_ACTS]):
+        c = find_child(W, root, action_key(S, seat, i))
+        if c >= 0 and W[node_at(c) + N_VISITS] > most:
+            most = W[node_at(c) + N_VISITS]
+            best = i
+    return best
+
+
+@njit(cache=True)
 def search_policy(S, seat, params, stream):
     """The search policy (see the module docstring): returns an index into the offer."""
     rules = rules_of(S)
@@ -342,6 +409,13 @@ def search_policy(S, seat, params, stream):
     for j in range(n_cand):
         if (S[O_ACTS + h] & 31 == acts[j] & 31) if play else cand[j] == h:
             hj = j
+    samples = max(1, int(params[P_SAMPLES]))
+    settlement = params[P_SETTLEMENT] != 0
+    if params[P_METHOD] == 1:
+        for p in range(players):
+            ids[p] = TREE
+        return ismcts(S, seat, rules, stream, h, samples * n_cand, params[P_EXPLORE], pp,
+                      ids, settlement)
     base = np.empty(S_BASE, np.int32)
     known = np.empty(MAX_HAND, np.int32)
     W = np.empty(S_BASE, np.int32)
@@ -350,11 +424,9 @@ def search_policy(S, seat, params, stream):
     margin = np.zeros(n_cand, np.int64)
     gain2 = np.zeros(n_cand)          # sum of squared paired gains over the base action
     alive = np.ones(n_cand, np.bool_)
-    samples = max(1, int(params[P_SAMPLES]))
     first = int(params[P_FIRST])
     z = params[P_Z]
     prior = params[P_PRIOR]
-    settlement = params[P_SETTLEMENT] != 0
     k = 0
     while k < samples:
         if not determinize(S, base, seat, rules, stream, pool, known):
