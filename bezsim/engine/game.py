@@ -250,3 +250,16 @@ def trace_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_inf
     play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info, events,
               S, rng)
     return copy_trace(S, trace)
+
+
+@njit(error_model="numpy", cache=True)
+def replay_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info,
+                events, S):
+    """One game in a state array that carries a script (engine/script.py), every built-in
+    policy compiled in: the step API's replays (bezsim/step.py). Returns the random streams
+    at the end (at the snapshot, the script keeps its own copy)."""
+    players = params[PR_PLAYERS]
+    rng = np.zeros((1 + players, 4), np.uint64)
+    play_game(params, pol_ids, pol_params, None, seed, game, hand_seat, hand_info, game_info,
+              events, S, rng)
+    return rng

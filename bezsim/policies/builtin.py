@@ -53,6 +53,7 @@ from bezsim.engine.constants import (
 )
 from bezsim.engine.jit import njit
 from bezsim.engine.rng import below
+from bezsim.engine.script import script_policy
 from bezsim.engine.state import O_ACTS, O_DECISION, O_N_ACTS, O_SC, O_TRICK
 from bezsim.engine.tricks import beats, winning_index
 from bezsim.policies.common import best_declaration, trick_brisques
@@ -65,6 +66,7 @@ GREEDY = 1
 HEURISTIC = 2
 EXPERT = 3
 TREE = 4             # search's ISMCTS play-outs only (policies/tree.py): never a seat's policy
+SCRIPT = 5           # the step API's replays only (engine/script.py): never a seat's policy
 FIRST_ACTION = 100   # scripted, for positions: always the first offered action
 LAST_ACTION = 101    # scripted, for positions: always the last one (declining)
 # greedy's parameter defaults (stage-1 and stage-2 win margins; names in the registry)
@@ -172,6 +174,25 @@ def _tree_in_set_impl(fns, S, seat, params, rng):
     return tree
 
 
+def script_in_set(fns, S, seat, rng):
+    """The step API's scripted seat (``fns`` None: its replays); -1 in a run's own set."""
+    if fns is not None:
+        return -1
+    return script_policy(S, seat, rng)
+
+
+@overload(script_in_set, jit_options={"cache": True})
+def _script_in_set_impl(fns, S, seat, rng):
+    if not isinstance(fns, types.NoneType):
+        def left_out(fns, S, seat, rng):
+            return -1
+        return left_out
+
+    def scripted(fns, S, seat, rng):
+        return script_policy(S, seat, rng)
+    return scripted
+
+
 @njit(cache=True, _nrt=False)
 def choose_among(fns, policy_id, S, seat, params, rng):
     """Dispatch to a built-in policy by id, compiled for the run's policy set ``fns``."""
@@ -185,6 +206,8 @@ def choose_among(fns, policy_id, S, seat, params, rng):
         return expert_in_set(fns, S, seat, params[seat], rng)
     if policy_id == TREE:
         return tree_in_set(fns, S, seat, params[seat], rng)
+    if policy_id == SCRIPT:
+        return script_in_set(fns, S, seat, rng)
     return 0 if policy_id == FIRST_ACTION else S[O_N_ACTS] - 1
 
 

@@ -1,0 +1,286 @@
+"""One game, one decision at a time: the step API.
+
+A game is made from (rules, seed, game index) and the policies of the seats the engine plays
+itself; the other seats are *open*: whoever drives the game (a person at the terminal, a
+learning agent, a test) takes their decisions with ``step``. Each decision offers numbered
+actions with readable names, and ``observation`` gives the deciding seat exactly what the
+policy contract lets a policy see: its own cards and knowledge, the public facts, never
+another seat's concealed cards or the stock order.
+
+How: the compiled engine plays a game to its end in one call, so the game is replayed from
+its start with the open seats' decisions so far (engine/script.py) and stops at the next
+one, keeping a snapshot of the state there. A game played through this API with the
+built-in policies (``play_with``) is exactly the game ``simulate`` writes for the same seed
+and index (tests/test_step.py, every preset). A replay costs one game of engine time, so a
+decision costs a few milliseconds at most (README: the step API).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bezsim.cards import card_name, suit_name
+from bezsim.engine import constants as C
+from bezsim.engine import state as st
+from bezsim.engine.script import (
+    ENTRY_WIDTH,
+    K_ENTRIES,
+    K_N,
+    K_RNG,
+    K_SEAT,
+    K_SNAPSHOT,
+    K_STOPPED,
+    SCRIPT_ENTRIES,
+    SCRIPT_WORDS,
+)
+from bezsim.errors import BezsimError
+from bezsim.rules import Rules
+
+OPEN = None        # a seat whose decisions come through ``step``
+
+
+@dataclass(frozen=True)
+class Action:
+    """One offered action: its index in the offer, what it is, and its name."""
+
+    index: int
+    kind: str          # "card", "declare" or "stop"
+    value: int         # the card id, or the declaration code (-1 for stop)
+    name: str
+    points: int = 0    # a declaration's points
+
+
+def _declaration_name(code: int, points: int, trumps: int) -> str:
+    if code == C.A_STOP:
+        return "stop (declare nothing more)"
+    kind = code >> 2
+    with_suit = (kind <= C.K_ROYAL_MARRIAGE or kind == C.K_PLAIN_SEQUENCE
+                 or (kind == C.K_SEQUENCE and trumps == C.NO_TRUMP))
+    suit = f" {suit_name(code & 3)}" if with_suit else ""
+    return f"{C.KIND_NAMES[kind].replace('_', ' ')}{suit} ({points})"
+
+
+def _stream_from(words: np.ndarray) -> np.ndarray:
+    out = np.zeros(4, np.uint64)
+    for w in range(4):
+        v = 0
+        for k in range(4):
+            v |= (int(words[4 * w + k]) & 0xFFFF) << (16 * k)
+        out[w] = np.uint64(v)
+    return out
+
+
+def _stream_words(stream: np.ndarray) -> list[int]:
+    return [(int(stream[w]) >> (16 * k)) & 0xFFFF for w in range(4) for k in range(4)]
+
+
+class StepGame:
+    """A game of ``rules`` driven one decision at a time (module docstring).
+
+    ``policies``: one entry per seat, a policy spec the engine plays, or None (OPEN) for a
+    seat whose decisions come through ``step``; None means every seat is open.
+    """
+
+    def __init__(self, rules: Rules, seed: int, game: int = 0,
+                 policies: Sequence[str | None] | None = None) -> None:
+        from bezsim.policies.builtin import SCRIPT
+        from bezsim.policies.registry import EXTERNAL, parse_policies, parse_spec, policy_params
+
+        self.rules = rules
+        self.players = rules.players
+        self.seed = int(seed)
+        self.game = int(game)
+        if policies is None:
+            policies = [OPEN] * self.players
+        if len(policies) != self.players:
+            raise BezsimError(f"{rules.variant} has {self.players} seats; "
+                              f"{len(policies)} policies given")
+        named = [p if p is not OPEN else "random" for p in policies]
+        specs = parse_policies(named, self.players)
+        self.policies = [None if p is OPEN else s for p, s in zip(policies, specs, strict=True)]
+        self._params = rules.params()
+        self._pp = policy_params(specs, rules.variant)
+        ids = []
+        for p, s in zip(policies, specs, strict=True):
+            info = parse_spec(s)[0]
+            # open seats, and external policies (search), are driven from Python
+            ids.append(SCRIPT if p is OPEN or info.policy_id == EXTERNAL else info.policy_id)
+        self._ids = np.array(ids, np.int64)
+        self._bots = {seat: specs[seat] for seat in range(self.players)
+                      if policies[seat] is not OPEN and self._ids[seat] == SCRIPT}
+        self._script: list[tuple[int, list[int]]] = []
+        self._events = 64 * int(self._params[C.PR_HAND_CAP])
+        self.replays = 0
+        self._advance()
+
+    # --- the state at the current decision -----------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self._seat < 0
+
+    @property
+    def seat(self) -> int:
+        """The seat to decide (-1 once the game is over)."""
+        return self._seat
+
+    @property
+    def decision(self) -> str:
+        """"play" or "declare" (a declaration, the seven, a Polish exchange)."""
+        self._need_decision()
+        return "play" if self._S[st.O_DECISION] == C.D_PLAY else "declare"
+
+    def actions(self) -> list[Action]:
+        """The offered actions, in the engine's order (``step`` takes an index)."""
+        self._need_decision()
+        S = self._S
+        n = int(S[st.O_N_ACTS])
+        out = []
+        trumps = int(S[st.O_SC + C.SC_TRUMP])
+        for i in range(n):
+            v = int(S[st.O_ACTS + i])
+            if S[st.O_DECISION] == C.D_PLAY:
+                out.append(Action(i, "card", v, card_name(v)))
+            else:
+                pts = int(S[st.O_APTS + i])
+                out.append(Action(i, "stop" if v == C.A_STOP else "declare", v,
+                                  _declaration_name(v, pts, trumps), pts))
+        return out
+
+    def observation(self) -> dict[str, Any]:
+        """What the deciding seat may see (the policy contract, bezsim/policies/builtin.py)."""
+        from bezsim.observe import observe
+
+        self._need_decision()
+        return observe(self.rules, self._S, self._seat)
+
+    def state_array(self) -> np.ndarray:
+        """A copy of the engine state at the decision, for a policy's own ``policy(S, seat,
+        params, rng)`` call: the contract says which regions it may read."""
+        self._need_decision()
+        return self._S.copy()
+
+    def scores(self) -> list[int]:
+        """Game scores so far (before the current hand) or at the end."""
+        if self.over:
+            return [int(v) for v in self._gi[C.GI_SCORE:C.GI_SCORE + self.players]]
+        return [int(v) for v in self._S[st.O_SC + C.SC_SCORE:st.O_SC + C.SC_SCORE
+                                        + self.players]]
+
+    def hand_points(self) -> list[int]:
+        """Each seat's points in the current hand so far."""
+        self._need_decision()
+        return [int(v) for v in self._S[st.O_SC + C.SC_HAND_POINTS:st.O_SC + C.SC_HAND_POINTS
+                                        + self.players]]
+
+    # --- deciding -----------------------------------------------------------------------
+
+    def step(self, index: int) -> None:
+        """Take offered action ``index`` for the deciding seat."""
+        self._need_decision()
+        n = int(self._S[st.O_N_ACTS])
+        if not isinstance(index, (int, np.integer)) or not 0 <= int(index) < n:
+            raise BezsimError(f"action {index!r} is not offered: choose 0 to {n - 1}")
+        self._take(int(index), self._rng[1 + self._seat])
+        self._advance()
+
+    def policy_action(self, spec: str) -> int:
+        """What policy ``spec`` would choose here (a hint), with the seat's own stream left
+        as it is."""
+        self._need_decision()
+        return self._ask(spec, self._rng[1 + self._seat].copy())[0]
+
+    def play_with(self, spec: str) -> int:
+        """Let policy ``spec`` take this decision, drawing from the seat's own stream as it
+        would in the engine; returns the index taken."""
+        self._need_decision()
+        index, stream = self._ask(spec, self._rng[1 + self._seat].copy())
+        self._take(index, stream)
+        self._advance()
+        return index
+
+    def result(self):
+        """The finished game's outcome arrays, as api.run_games returns one game."""
+        from bezsim.engine.api import GameBatch
+
+        if not self.over:
+            raise BezsimError("the game is not over")
+        return GameBatch(self.game, self.players, self._hs[None], self._hi[None],
+                         self._gi[None], self._ev[None], partners=self.rules.partners)
+
+    # --- inside ---------------------------------------------------------------------------
+
+    def _need_decision(self) -> None:
+        if self.over:
+            raise BezsimError("the game is over: no decision to take")
+
+    def _ask(self, spec: str, stream: np.ndarray) -> tuple[int, np.ndarray]:
+        from bezsim.policies.builtin import choose
+        from bezsim.policies.registry import EXTERNAL, parse_policies, parse_spec, policy_params
+
+        specs = parse_policies([spec] * self.players, self.players)
+        info = parse_spec(specs[0])[0]
+        row = policy_params(specs, self.rules.variant)
+        S = self._S.copy()
+        if info.policy_id == EXTERNAL:
+            if info.name != "search":
+                raise BezsimError(f"{spec}: only built-in policies play in the step API")
+            from bezsim.policies.search import search_policy
+            index = search_policy(S, self._seat, row[self._seat], stream)
+        else:
+            rng = self._rng.copy()
+            rng[1 + self._seat] = stream
+            index = choose(info.policy_id, S, self._seat, row, rng)
+            stream = rng[1 + self._seat]
+        return int(index), stream
+
+    def _take(self, index: int, stream_after: np.ndarray) -> None:
+        if len(self._script) >= SCRIPT_ENTRIES:
+            raise BezsimError(f"a game driven step by step holds at most {SCRIPT_ENTRIES} "
+                              "decisions of its open seats")
+        self._script.append((index, _stream_words(stream_after)))
+
+    def _advance(self) -> None:
+        """Replay to the next open decision, letting Python-driven bots (search) decide."""
+        while True:
+            self._replay()
+            if self._seat >= 0 and self._seat in self._bots:
+                index, stream = self._ask(self._bots[self._seat],
+                                          self._rng[1 + self._seat].copy())
+                self._take(index, stream)
+                continue
+            return
+
+    def _replay(self) -> None:
+        from bezsim.engine.api import _alloc
+        from bezsim.engine.game import replay_game
+
+        hand_cap = int(self._params[C.PR_HAND_CAP])
+        hands, events = hand_cap, self._events
+        hs, hi, gi, ev = _alloc(1, hands, self.players, events)
+        S = np.zeros(st.S_BASE + 2 * events + SCRIPT_WORDS, np.int32)
+        S[st.O_EV_CAP] = events
+        k = S.shape[0] - SCRIPT_WORDS
+        S[k + K_N] = len(self._script)
+        for i, (index, words) in enumerate(self._script):
+            at = k + K_ENTRIES + i * ENTRY_WIDTH
+            S[at] = index
+            S[at + 1:at + ENTRY_WIDTH] = words
+        replay_game(self._params, self._ids, self._pp, np.uint64(self.seed), self.game,
+                    hs[0], hi[0], gi[0], ev[0], S)
+        self.replays += 1
+        if S[k + K_STOPPED]:
+            self._seat = int(S[k + K_SEAT])
+            self._S = S[k + K_SNAPSHOT:k + K_SNAPSHOT + st.S_BASE].copy()
+            self._rng = np.stack([_stream_from(S[k + K_RNG + 16 * r:k + K_RNG + 16 * r + 16])
+                                  for r in range(1 + self.players)])
+        elif gi[0, C.GI_OVERFLOW] and self._events < (1 << 20):
+            self._events *= 4                      # more events than room: play it again
+            self._replay()
+        else:
+            self._seat = -1
+            self._hs, self._hi, self._gi, self._ev = hs[0], hi[0], gi[0], ev[0]
