@@ -288,18 +288,68 @@ def _print_summary(summary) -> None:
 
 @cli.command()
 @_rules_options
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), required=True,
-              help="Root seed of the run the game belongs to.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+              help="Root seed of the run the game belongs to (required without --saved).")
 @click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Game index within the run.")
+@click.option("--saved", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="A game saved by `bezsim play`: its transcript, every card shown.")
 def replay(variant: str, players: int | None, options: tuple[str, ...], policies: str,
-           policy_params: tuple[str, ...], seed: int, game: int) -> None:
-    """Print a readable transcript of one seeded game."""
+           policy_params: tuple[str, ...], seed: int | None, game: int,
+           saved: str | None) -> None:
+    """Print a readable transcript of one seeded game, or of a game played with
+    `bezsim play`."""
+    if saved is not None:
+        from bezsim.step import StepGame
+
+        g = StepGame.load(saved)
+        if not g.over:
+            raise BezsimError(f"{saved}: the game was left unfinished (at a decision of seat "
+                              f"{g.seat}); only a finished game has a transcript")
+        click.echo(g.transcript().rstrip("\n"))
+        return
+    if seed is None:
+        raise BezsimError("replay needs --seed (the run's root seed), or --saved FILE")
     rules = _make_rules(variant, options, players)
     policy_list = _parse_policies(policies, rules.players, policy_params)
     from bezsim.replay import transcript
 
     click.echo(transcript(rules, policy_list, seed, game).rstrip("\n"))
+
+
+@cli.command()
+@click.option("--variant", default="ordinary", show_default=True,
+              shell_complete=_complete_variant,
+              help="Bézique variant: ordinary, three_handed, four_handed, "
+                   "four_handed_partners, polish, rubicon.")
+@click.option("--option", "options", multiple=True, shell_complete=_complete_option,
+              metavar="NAME=VALUE", help="Rule option (repeatable).")
+@click.option("--against", default="expert", show_default=True,
+              shell_complete=_complete_policies,
+              help="The policy every other seat plays (random, greedy, heuristic, expert, "
+                   "search).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+              help="Seed of the deal (drawn at random without it).")
+@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Your seat (0 leads the first trick unless you deal).")
+@click.option("--hint", "hint", default="expert", show_default=True,
+              shell_complete=_complete_policies, help="The policy that answers `h`.")
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="Where to save the game [default: data/games/VARIANT-seedS-TIME.json].")
+def play(variant: str, options: tuple[str, ...], against: str, seed: int | None, seat: int,
+         hint: str, save: str | None) -> None:
+    """Play a game against the bots at the terminal."""
+    from bezsim.play import play_terminal
+    from bezsim.policies.registry import parse_spec
+
+    rules = _make_rules(variant, options, None)
+    if seat >= rules.players:
+        raise BezsimError(f"--seat {seat}: {variant} has seats 0 to {rules.players - 1}")
+    for spec in (against, hint):
+        parse_spec(spec)
+    if seed is None:
+        seed = draw_seed()
+    play_terminal(rules, against, seed, seat, hint, save, write=click.echo)
 
 
 def _json_default(value: Any) -> Any:

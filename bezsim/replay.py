@@ -44,6 +44,13 @@ def transcript(rules: Rules, policies: list[str], seed: int, game: int) -> str:
     if batch.game_info[0, C.GI_OVERFLOW] != 0:   # trace_one returned a truncated trace
         raise BezsimError(f"game {game} is too long for the engine's trace buffer; "
                           "it cannot be replayed")
+    return transcript_of(rules, policies, seed, game, batch, trace)
+
+
+def transcript_of(rules: Rules, names: list[str], seed: int, game: int, batch, trace) -> str:
+    """The transcript of a traced game (``transcript``, or a game played step by step:
+    bezsim/step.py), ``names`` naming the seats."""
+    policies = names
     rows = [tuple(int(v) for v in row) for row in trace]
     lines = [header(rules, policies, seed, game)]
     replay = _Replay(rules.params())

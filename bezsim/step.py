@@ -87,6 +87,11 @@ class StepGame:
 
     def __init__(self, rules: Rules, seed: int, game: int = 0,
                  policies: Sequence[str | None] | None = None) -> None:
+        self._setup(rules, seed, game, policies)
+        self._advance()
+
+    def _setup(self, rules: Rules, seed: int, game: int,
+               policies: Sequence[str | None] | None) -> None:
         from bezsim.policies.builtin import SCRIPT
         from bezsim.policies.registry import EXTERNAL, parse_policies, parse_spec, policy_params
 
@@ -115,7 +120,6 @@ class StepGame:
         self._script: list[tuple[int, list[int]]] = []
         self._events = 64 * int(self._params[C.PR_HAND_CAP])
         self.replays = 0
-        self._advance()
 
     # --- the state at the current decision -----------------------------------------------
 
@@ -203,6 +207,68 @@ class StepGame:
         self._advance()
         return index
 
+    def transcript(self) -> str:
+        """The finished game trick by trick, every card shown (as ``bezsim replay``)."""
+        from bezsim.replay import transcript_of
+
+        if not self.over:
+            raise BezsimError("the game is not over")
+        batch, trace = self._traced()
+        names = [p if p is not None else "open" for p in self.policies]
+        return transcript_of(self.rules, names, self.seed, self.game, batch, trace)
+
+    def save(self, path) -> None:
+        """The game as JSON (rules, seed, index, seats, every open decision): ``load`` and
+        ``bezsim replay --saved`` play it again exactly."""
+        import json
+        from pathlib import Path
+
+        from bezsim import __version__
+
+        data = {"bezsim_version": __version__, "variant": self.rules.variant,
+                "options": self.rules.options, "seed": self.seed, "game": self.game,
+                "policies": self.policies, "over": self.over,
+                "decisions": [[i, *w] for i, w in self._script]}
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(data) + "\n")
+
+    @classmethod
+    def load(cls, path) -> StepGame:
+        """A saved game (``save``), played again to where it was saved."""
+        import json
+        from pathlib import Path
+
+        try:
+            data = json.loads(Path(path).read_text())
+            rules = Rules.make(data["variant"], data["options"])
+            script = [(int(d[0]), [int(w) for w in d[1:]]) for d in data["decisions"]]
+            policies = data["policies"]
+            seed, game = int(data["seed"]), int(data["game"])
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
+            raise BezsimError(f"{path}: not a game saved by bezsim play ({e})") from None
+        g = cls.__new__(cls)
+        g._setup(rules, seed, game, policies)
+        g._script = script
+        g._advance()
+        return g
+
+    def _traced(self):
+        """The game again with its full trace (for the transcript)."""
+        from bezsim.engine.api import GameBatch
+        from bezsim.engine.state import copy_trace
+
+        trace_cap = 1 << 14
+        while True:
+            hs, hi, gi, ev, S = self._buffers(trace_cap)
+            self._run(hs, hi, gi, ev, S)
+            if gi[0, C.GI_OVERFLOW] != 1 or trace_cap > 1 << 22:
+                break
+            trace_cap *= 4                         # the trace did not fit: a longer one
+        trace = np.zeros((trace_cap, C.TR_SIZE), np.int32)
+        used = copy_trace(S, trace)
+        return (GameBatch(self.game, self.players, hs, hi, gi, ev, self.rules.partners),
+                trace[:used])
+
     def result(self):
         """The finished game's outcome arrays, as api.run_games returns one game."""
         from bezsim.engine.api import GameBatch
@@ -255,24 +321,34 @@ class StepGame:
                 continue
             return
 
-    def _replay(self) -> None:
+    def _buffers(self, trace_cap: int = 0):
         from bezsim.engine.api import _alloc
-        from bezsim.engine.game import replay_game
 
         hand_cap = int(self._params[C.PR_HAND_CAP])
-        hands, events = hand_cap, self._events
-        hs, hi, gi, ev = _alloc(1, hands, self.players, events)
-        S = np.zeros(st.S_BASE + 2 * events + SCRIPT_WORDS, np.int32)
-        S[st.O_EV_CAP] = events
+        hs, hi, gi, ev = _alloc(1, hand_cap, self.players, self._events)
+        S = np.zeros(st.S_BASE + 2 * self._events + C.TR_SIZE * trace_cap + SCRIPT_WORDS,
+                     np.int32)
+        S[st.O_EV_CAP] = self._events
+        S[st.O_TR_CAP] = trace_cap
         k = S.shape[0] - SCRIPT_WORDS
         S[k + K_N] = len(self._script)
         for i, (index, words) in enumerate(self._script):
             at = k + K_ENTRIES + i * ENTRY_WIDTH
             S[at] = index
             S[at + 1:at + ENTRY_WIDTH] = words
+        return hs, hi, gi, ev, S
+
+    def _run(self, hs, hi, gi, ev, S) -> None:
+        from bezsim.engine.game import replay_game
+
         replay_game(self._params, self._ids, self._pp, np.uint64(self.seed), self.game,
                     hs[0], hi[0], gi[0], ev[0], S)
         self.replays += 1
+
+    def _replay(self) -> None:
+        hs, hi, gi, ev, S = self._buffers()
+        self._run(hs, hi, gi, ev, S)
+        k = S.shape[0] - SCRIPT_WORDS
         if S[k + K_STOPPED]:
             self._seat = int(S[k + K_SEAT])
             self._S = S[k + K_SNAPSHOT:k + K_SNAPSHOT + st.S_BASE].copy()
