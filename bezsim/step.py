@@ -28,14 +28,14 @@ from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.engine.script import (
     ENTRY_WIDTH,
-    K_ENTRIES,
     K_N,
     K_RNG,
     K_SEAT,
     K_SNAPSHOT,
     K_STOPPED,
     SCRIPT_ENTRIES,
-    SCRIPT_WORDS,
+    TAIL_WORDS,
+    script_words,
 )
 from bezsim.errors import BezsimError
 from bezsim.rules import Rules
@@ -326,14 +326,15 @@ class StepGame:
 
         hand_cap = int(self._params[C.PR_HAND_CAP])
         hs, hi, gi, ev = _alloc(1, hand_cap, self.players, self._events)
-        S = np.zeros(st.S_BASE + 2 * self._events + C.TR_SIZE * trace_cap + SCRIPT_WORDS,
+        n = len(self._script)
+        S = np.zeros(st.S_BASE + 2 * self._events + C.TR_SIZE * trace_cap + script_words(n),
                      np.int32)
         S[st.O_EV_CAP] = self._events
         S[st.O_TR_CAP] = trace_cap
-        k = S.shape[0] - SCRIPT_WORDS
-        S[k + K_N] = len(self._script)
+        k = S.shape[0] - TAIL_WORDS
+        S[k + K_N] = n
         for i, (index, words) in enumerate(self._script):
-            at = k + K_ENTRIES + i * ENTRY_WIDTH
+            at = k - (i + 1) * ENTRY_WIDTH          # script.entry_at
             S[at] = index
             S[at + 1:at + ENTRY_WIDTH] = words
         return hs, hi, gi, ev, S
@@ -348,7 +349,7 @@ class StepGame:
     def _replay(self) -> None:
         hs, hi, gi, ev, S = self._buffers()
         self._run(hs, hi, gi, ev, S)
-        k = S.shape[0] - SCRIPT_WORDS
+        k = S.shape[0] - TAIL_WORDS
         if S[k + K_STOPPED]:
             self._seat = int(S[k + K_SEAT])
             self._S = S[k + K_SNAPSHOT:k + K_SNAPSHOT + st.S_BASE].copy()

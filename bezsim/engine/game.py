@@ -263,3 +263,18 @@ def replay_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, g
     play_game(params, pol_ids, pol_params, None, seed, game, hand_seat, hand_info, game_info,
               events, S, rng)
     return rng
+
+
+@njit(error_model="numpy", cache=True)
+def first_decision(params, pol_ids, pol_params, seed, game, S, rng):
+    """Deal hand 0 of ``game`` as play_game does (the same streams) and play it, every
+    scripted seat (engine/script.py) stopping at its first decision: OpenSpiel's states
+    (bezsim/openspiel.py) start there."""
+    players = params[PR_PLAYERS]
+    load_rules(S, params)
+    seed_stream(rng[0], seed, game, PURPOSE_GAME, 0)
+    dealer = below(rng[0], players)
+    for p in range(players):
+        seed_stream(rng[1 + p], seed, game, PURPOSE_POLICY, p)
+    seed_stream(rng[0], seed, game, PURPOSE_DEAL, 0)
+    play_hand(params, S, rng, pol_ids, pol_params, None, 0, dealer)

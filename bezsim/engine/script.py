@@ -2,12 +2,12 @@
 one call, so a game driven one decision at a time is replayed from its start with the
 decisions taken so far, and stops where the script runs out.
 
-The script lives at the end of the state array (``S[len(S) - SCRIPT_WORDS:]``, past the events
-and trace): its entries, one per decision of a scripted seat, hold the action's index in the
-offer and the seat's random stream after it (so a bot that drew from it, driven from
-Python, leaves the stream as it would have in the engine). At the first decision past the
-script the policy keeps a snapshot of the state and of every random stream, and from then
-on plays the first offered action: the rest of that game is discarded.
+The script lives at the end of the state array, past the events and trace. Its entries, one
+per decision of a scripted seat, hold the action's index in the offer and the seat's random
+stream after it (so a bot that drew from it, driven from Python, leaves the stream as it
+would have in the engine). At the first decision past the script the policy keeps a
+snapshot of the state and of every random stream, and from then on plays the first offered
+action: the rest of that game is discarded.
 """
 
 import numpy as np
@@ -15,22 +15,38 @@ import numpy as np
 from bezsim.engine.jit import njit
 from bezsim.engine.state import S_BASE
 
-SCRIPT_ENTRIES = 4096       # scripted decisions a game may hold
+SCRIPT_ENTRIES = 4096       # scripted decisions a game may hold (the step API's room)
 ENTRY_WIDTH = 17            # the action's index, then the stream after it as 16-bit pieces
 RNG_ROWS = 5                # the deal's stream and up to four seats'
+# the last words of the array, from the end: a header, the snapshot's streams, the snapshot;
+# before them the entries, the first one nearest the snapshot (a state array with no room
+# for entries, as OpenSpiel's states use, still stops at its first decision)
 K_N = 0                     # entries in the script
 K_NEXT = 1                  # the next entry to play
 K_STOPPED = 2               # 1 once the script ran out (a snapshot was taken)
 K_SEAT = 3                  # the seat deciding at the snapshot
-K_ENTRIES = 8
-K_SNAPSHOT = K_ENTRIES + SCRIPT_ENTRIES * ENTRY_WIDTH
-K_RNG = K_SNAPSHOT + S_BASE
-SCRIPT_WORDS = K_RNG + RNG_ROWS * 16
+HEADER = 8
+K_RNG = HEADER              # header + streams + snapshot, all counted back from the end
+K_SNAPSHOT = K_RNG + RNG_ROWS * 16
+TAIL_WORDS = K_SNAPSHOT + S_BASE
+
+
+def script_words(entries: int) -> int:
+    """Words a state array needs past its events and trace for ``entries`` entries."""
+    return TAIL_WORDS + entries * ENTRY_WIDTH
+
+
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def script_base(S):
-    return S.shape[0] - SCRIPT_WORDS
+    """Where the tail starts: header at +0, streams at +K_RNG, snapshot at +K_SNAPSHOT."""
+    return S.shape[0] - TAIL_WORDS
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def entry_at(S, i):
+    return S.shape[0] - TAIL_WORDS - (i + 1) * ENTRY_WIDTH
 
 
 @njit(cache=True, _nrt=False)
@@ -60,7 +76,7 @@ def script_policy(S, seat, rng):
         return 0
     i = S[k + K_NEXT]
     if i < S[k + K_N]:
-        at = k + K_ENTRIES + i * ENTRY_WIDTH
+        at = entry_at(S, i)
         S[k + K_NEXT] = i + 1
         get_stream(S, at + 1, rng[1 + seat])
         return S[at]
