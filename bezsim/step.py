@@ -133,6 +133,14 @@ class StepGame:
         return self._seat
 
     @property
+    def hand(self) -> int:
+        """The hand being played (0-based); once the game is over, the hands played. A hand
+        is over when this moves on."""
+        if self.over:
+            return int(self._gi[C.GI_HANDS])
+        return int(self._S[st.O_SC + C.SC_HAND])
+
+    @property
     def decision(self) -> str:
         """"play" or "declare" (a declaration, the seven, a Polish exchange)."""
         self._need_decision()

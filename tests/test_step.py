@@ -28,10 +28,13 @@ def drive(rules: Rules, lineup: list[str], open_seats: tuple, seed: int, game: i
     policies = [None if s in open_seats else p for s, p in enumerate(lineup)]
     g = StepGame(rules, seed, game, policies)
     decisions = 0
+    hands = [g.hand]
     while not g.over:
         assert g.seat in open_seats
         g.play_with(lineup[g.seat])
         decisions += 1
+        hands.append(g.hand)
+    assert hands == sorted(hands) and hands[0] == 0     # a hand is over when this moves on
     return g, decisions
 
 
@@ -46,6 +49,7 @@ def test_a_game_stepped_with_the_builtin_policies_is_the_simulated_game(
     hands = int(ref.game_info[0, C.GI_HANDS])
     n_events = int(ref.game_info[0, C.GI_N_EVENTS])
     assert decisions > 30 * len(open_seats)
+    assert g.hand == hands
     assert np.array_equal(got.game_info[:, :C.GI_OVERFLOW], ref.game_info[:, :C.GI_OVERFLOW])
     assert np.array_equal(got.hand_seat[0, :hands], ref.hand_seat[0, :hands])
     assert np.array_equal(got.hand_info[0, :hands], ref.hand_info[0, :hands])
