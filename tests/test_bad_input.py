@@ -249,7 +249,10 @@ SIMULATE = [
 ]
 
 REPLAY = [
-    ([], "Missing option '--seed'"),
+    ([], "replay needs --seed (the run's root seed), or --saved FILE"),
+    (["--saved", "{missing}.json"], "Invalid value for '--saved': File '{missing}.json' does "
+                                    "not exist"),
+    (["--saved", "{file}"], "{file}: not a game saved by bezsim play"),
     (["--seed", "-1"], "Invalid value for '--seed': -1"),
     (["--seed", "x"], "Invalid value for '--seed': 'x'"),
     (["--seed", "9223372036854775808"], "Invalid value for '--seed': 9223372036854775808"),
@@ -395,6 +398,18 @@ TUNE = [
     (["--no-progress=1"], "Option '--no-progress' does not take a value"),
 ]
 
+PLAY = [
+    (["--seat", "2", "--seed", "1"], "--seat 2: ordinary has seats 0 to 1"),
+    (["--seat", "4"], "Invalid value for '--seat': 4 is not in the range 0<=x<=3"),
+    (["--against", "nope", "--seed", "1"], "unknown policy 'nope'"),
+    (["--hint", "greedy(x=1)", "--seed", "1"], "policy 'greedy' has no parameter 'x'"),
+    (["--seed", "-1"], "Invalid value for '--seed': -1"),
+    (["--variant", "nope", "--seed", "1"], "unknown variant 'nope'"),
+    (["--option", "target=0", "--seed", "1"], "option target=0 is out of range"),
+    (["--save", "{empty_dir}", "--seed", "1"], "Invalid value for '--save': File '{empty_dir}' "
+                                               "is a directory"),
+]
+
 TOP_LEVEL = [
     (["frobnicate"], "No such command 'frobnicate'"),
     (["-x"], "No such option '-x'"),
@@ -412,6 +427,7 @@ CATALOGUE = ([(["simulate", *a], m) for a, m in SIMULATE]
              + [(["seats", *a], m) for a, m in SEATS]
              + [(["tournament", *a], m) for a, m in TOURNAMENT]
              + [(["tune", *a], m) for a, m in TUNE]
+             + [(["play", *a], m) for a, m in PLAY]
              + TOP_LEVEL)
 
 

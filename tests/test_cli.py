@@ -101,7 +101,7 @@ def test_simulate_again_resumes_and_says_nothing_to_do(tmp_path, fake_engine):
     (["simulate", "--option", "target=0"], "option target=0 is out of range"),
     (["simulate", "--option", "rubicon_reuse=any_class"], "applies to rubicon"),
     (["options", "--variant", "pinochle"], "unknown variant 'pinochle'"),
-    (["replay"], "Missing option '--seed'."),
+    (["replay"], "replay needs --seed (the run's root seed), or --saved FILE"),
     (["replay", "--seed", "1", "--game", "-1"], "Invalid value for '--game'"),
     (["explain", "no-such-file.txt"], "File 'no-such-file.txt' does not exist."),
     (["options", "--variant", "nope"], "unknown variant 'nope'"),
