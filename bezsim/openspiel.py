@@ -24,9 +24,9 @@ import pyspiel
 
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.engine.script import K_N, K_NEXT, K_RNG, K_SEAT, K_SNAPSHOT, K_STOPPED, TAIL_WORDS
+from bezsim.engine.script import K_N, K_NEXT, K_STOPPED, TAIL_WORDS, read_snapshot
 from bezsim.observe import OBSERVATION_SIZE, observation_vector
-from bezsim.rl import N_ACTIONS, STOP, action_of
+from bezsim.rl import N_ACTIONS, STOP, offered
 from bezsim.rules import Rules
 
 VARIANTS = ("ordinary", "polish", "rubicon")
@@ -54,16 +54,6 @@ _GAME_INFO = pyspiel.GameInfo(
     max_utility=1.0,
     utility_sum=0.0,
     max_game_length=400)
-
-
-def _stream(words: np.ndarray) -> np.ndarray:
-    out = np.zeros(4, np.uint64)
-    for w in range(4):
-        v = 0
-        for k in range(4):
-            v |= (int(words[4 * w + k]) & 0xFFFF) << (16 * k)
-        out[w] = np.uint64(v)
-    return out
 
 
 class BeziqueGame(pyspiel.Game):
@@ -117,12 +107,10 @@ class BeziqueState(pyspiel.State):
 
     def _take_snapshot(self) -> None:
         S = self._S
-        k = S.shape[0] - TAIL_WORDS
-        if S[k + K_STOPPED]:
-            self._player = int(S[k + K_SEAT])
-            S[:st.S_BASE] = S[k + K_SNAPSHOT:k + K_SNAPSHOT + st.S_BASE]
-            for r in range(3):
-                self._rng[r] = _stream(S[k + K_RNG + 16 * r:k + K_RNG + 16 * r + 16])
+        stop = read_snapshot(S, 3)
+        if stop is not None:
+            self._player, S[:st.S_BASE], self._rng = stop
+            k = S.shape[0] - TAIL_WORDS              # an empty script again
             S[k + K_N] = 0
             S[k + K_NEXT] = 0
             S[k + K_STOPPED] = 0
@@ -141,14 +129,7 @@ class BeziqueState(pyspiel.State):
             self._points = [int(v) for v in pts]
 
     def _offer(self) -> dict[int, int]:
-        S = self._S
-        out: dict[int, int] = {}
-        play = S[st.O_DECISION] == C.D_PLAY
-        for i in range(int(S[st.O_N_ACTS])):
-            v = int(S[st.O_ACTS + i])
-            kind = "card" if play else ("stop" if v == C.A_STOP else "declare")
-            out.setdefault(action_of(kind, v), i)
-        return out
+        return offered(self._S)
 
     # OpenSpiel API
     def current_player(self):

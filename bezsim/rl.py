@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from bezsim.engine import constants as C
+from bezsim.engine import state as st
 from bezsim.observe import OBSERVATION_SIZE, observation_vector
 from bezsim.rules import Rules
 from bezsim.step import StepGame
@@ -50,6 +51,18 @@ def action_of(kind: str, value: int) -> int:
     if kind == "stop":
         return STOP
     return DECLARE_BASE + value
+
+
+def offered(S: np.ndarray) -> dict[int, int]:
+    """Environment action -> index in the offer, for the decision in state array ``S`` (the
+    first copy of a face stands for its copies). Shared with bezsim/openspiel.py."""
+    out: dict[int, int] = {}
+    play = S[st.O_DECISION] == C.D_PLAY
+    for i in range(int(S[st.O_N_ACTS])):
+        v = int(S[st.O_ACTS + i])
+        kind = "card" if play else ("stop" if v == C.A_STOP else "declare")
+        out.setdefault(action_of(kind, v), i)
+    return out
 
 
 class BeziqueEnv(AECEnv):
@@ -80,11 +93,7 @@ class BeziqueEnv(AECEnv):
         return self.possible_agents.index(agent)
 
     def _offer(self) -> dict[int, int]:
-        """Environment action -> offer index, for the deciding seat."""
-        out: dict[int, int] = {}
-        for a in self._game.actions():
-            out.setdefault(action_of(a.kind, a.value), a.index)
-        return out
+        return offered(self._game.state_array())
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         mask = np.zeros(N_ACTIONS, np.int8)
@@ -157,4 +166,4 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(e)
 
 
-__all__ = ["BeziqueEnv", "N_ACTIONS", "STOP", "action_of", "env", "raw_env"]
+__all__ = ["BeziqueEnv", "N_ACTIONS", "STOP", "action_of", "env", "offered", "raw_env"]

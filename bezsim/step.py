@@ -29,13 +29,11 @@ from bezsim.engine import state as st
 from bezsim.engine.script import (
     ENTRY_WIDTH,
     K_N,
-    K_RNG,
-    K_SEAT,
-    K_SNAPSHOT,
-    K_STOPPED,
     SCRIPT_ENTRIES,
     TAIL_WORDS,
+    read_snapshot,
     script_words,
+    stream_words,
 )
 from bezsim.errors import BezsimError
 from bezsim.rules import Rules
@@ -62,20 +60,6 @@ def _declaration_name(code: int, points: int, trumps: int) -> str:
                  or (kind == C.K_SEQUENCE and trumps == C.NO_TRUMP))
     suit = f" {suit_name(code & 3)}" if with_suit else ""
     return f"{C.KIND_NAMES[kind].replace('_', ' ')}{suit} ({points})"
-
-
-def _stream_from(words: np.ndarray) -> np.ndarray:
-    out = np.zeros(4, np.uint64)
-    for w in range(4):
-        v = 0
-        for k in range(4):
-            v |= (int(words[4 * w + k]) & 0xFFFF) << (16 * k)
-        out[w] = np.uint64(v)
-    return out
-
-
-def _stream_words(stream: np.ndarray) -> list[int]:
-    return [(int(stream[w]) >> (16 * k)) & 0xFFFF for w in range(4) for k in range(4)]
 
 
 class StepGame:
@@ -316,7 +300,7 @@ class StepGame:
         if len(self._script) >= SCRIPT_ENTRIES:
             raise BezsimError(f"a game driven step by step holds at most {SCRIPT_ENTRIES} "
                               "decisions of its open seats")
-        self._script.append((index, _stream_words(stream_after)))
+        self._script.append((index, stream_words(stream_after)))
 
     def _advance(self) -> None:
         """Replay to the next open decision, letting Python-driven bots (search) decide."""
@@ -357,12 +341,9 @@ class StepGame:
     def _replay(self) -> None:
         hs, hi, gi, ev, S = self._buffers()
         self._run(hs, hi, gi, ev, S)
-        k = S.shape[0] - TAIL_WORDS
-        if S[k + K_STOPPED]:
-            self._seat = int(S[k + K_SEAT])
-            self._S = S[k + K_SNAPSHOT:k + K_SNAPSHOT + st.S_BASE].copy()
-            self._rng = np.stack([_stream_from(S[k + K_RNG + 16 * r:k + K_RNG + 16 * r + 16])
-                                  for r in range(1 + self.players)])
+        stop = read_snapshot(S, 1 + self.players)
+        if stop is not None:
+            self._seat, self._S, self._rng = stop
         elif gi[0, C.GI_OVERFLOW] and self._events < (1 << 20):
             self._events *= 4                      # more events than room: play it again
             self._replay()

@@ -87,3 +87,27 @@ def script_policy(S, seat, rng):
     for r in range(rng.shape[0]):
         put_stream(S, k + K_RNG + 16 * r, rng[r])
     return 0
+
+
+# --- the Python side (bezsim/step.py, bezsim/openspiel.py) --------------------------------
+
+def stream_words(stream: np.ndarray) -> list[int]:
+    """put_stream in Python: a script entry's stream words."""
+    return [(int(stream[w]) >> (16 * k)) & 0xFFFF for w in range(4) for k in range(4)]
+
+
+def read_snapshot(S: np.ndarray, rows: int) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """(seat, state, random streams) at the decision where the script ran out, or None if
+    the game (or hand) ended without one; ``rows``: streams kept, 1 + players."""
+    k = S.shape[0] - TAIL_WORDS
+    if not S[k + K_STOPPED]:
+        return None
+    rng = np.zeros((rows, 4), np.uint64)
+    for r in range(rows):
+        words = S[k + K_RNG + 16 * r:k + K_RNG + 16 * r + 16]
+        for w in range(4):
+            v = 0
+            for j in range(4):
+                v |= (int(words[4 * w + j]) & 0xFFFF) << (16 * j)
+            rng[r, w] = np.uint64(v)
+    return int(S[k + K_SEAT]), S[k + K_SNAPSHOT:k + K_SNAPSHOT + S_BASE].copy(), rng
