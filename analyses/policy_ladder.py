@@ -107,7 +107,7 @@ def build(ctx: Context, doc: Document) -> None:
     for s in (frame.iloc[0] for frame in searches):
         bullets.append(f"**ordinary, top rung**: {s.policy_a} beats {s.policy_b} in "
                        f"{pct(_win(s), 1)} of {int(s.wins_a + s.wins_b):,} games "
-                       f"({int(s.games):,} deals), {signed(_pph(s), '+.1f')} points per hand.")
+                       f"({int(s.deals):,} deals), {signed(_pph(s), '+.1f')} points per hand.")
     doc.section("Answer").add("The ladder, strongest first, by win rate against all others on "
                               "duplicate deals (95% intervals):", Bullets(bullets))
 
@@ -115,15 +115,15 @@ def build(ctx: Context, doc: Document) -> None:
         order = orders[v]
         rows = []
         for r in pair_rows(frames[v], order).itertuples():
-            rows.append([r.policy_a, r.policy_b, f"{int(r.games):,} × {int(r.seatings)}",
+            rows.append([r.policy_a, r.policy_b, f"{int(r.deals):,} × {int(r.seatings)}",
                          pct(_win(r), 2), est(_margin(r), ".1f"), signed(_pph(r), "+.2f")])
         for r in (frames[v][frames[v]["policy_b"] == ALL]
                   .set_index("policy_a", drop=False).loc[order].itertuples()):
-            rows.append([r.policy_a, "all others", f"{int(r.games):,} × {int(r.seatings)}",
+            rows.append([r.policy_a, "all others", f"{int(r.deals):,} × {int(r.seatings)}",
                          pct(_win(r), 2), est(_margin(r), ".1f"), signed(_pph(r), "+.2f")])
         for search in searches if v == "ordinary" else []:
             for r in search.itertuples():
-                rows.append([r.policy_a, r.policy_b, f"{int(r.games):,} × {int(r.seatings)}",
+                rows.append([r.policy_a, r.policy_b, f"{int(r.deals):,} × {int(r.seatings)}",
                              pct(_win(r), 2), est(_margin(r), ".1f"),
                              signed(_pph(r), "+.2f")])
         margin = ("settlement from A's side (R6.8)" if v == "rubicon"

@@ -198,8 +198,10 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
              resume_dir: str | None, dask: str | None) -> None:
     """Play seeded games and store them as Parquet tables (rerun, or --resume DIR, to
     finish an interrupted run)."""
+    from bezsim.engine.compiling import compiles_said
     from bezsim.runner import check_run, run_simulation
 
+    drawn = False
     if resume_dir is not None:
         rules, policy_list, seed, games, shard_size = _resumed_run(ctx, resume_dir)
         out = resume_dir
@@ -210,21 +212,40 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
         if drawn:
             seed = draw_seed()
         out = out or os.path.join("data", "runs", f"{rules.variant}-{seed}")
-        # a refused run says one line: the drawn seed is printed only for a run that starts
-        check_run(rules, policy_list, seed, games, out, threads=threads,
-                  shard_size=shard_size, dask=dask)
-        if drawn:
-            click.echo(f"seed: {seed}", err=True)
-    try:
-        summary = run_simulation(rules, policy_list, seed, games, out, threads=threads,
-                                 shard_size=shard_size, progress=not no_progress, dask=dask)
-    except KeyboardInterrupt:
-        raise Interrupted(f"interrupted; finished shards are kept in {out} — resume with: "
-                          f"{_resume_command(out, dask)}") from None
-    except OutputError as exc:
-        raise OutputError(f"{exc}; finished shards are kept — resume with: "
-                          f"{_resume_command(out, dask)}") from None
+    # one line when the first kernel compiles, whether in the checks (plug-ins, search) or
+    # in the run
+    with compiles_said([("run", policy_list)], say=not no_progress):
+        if resume_dir is None:
+            # a refused run says one line: the drawn seed is printed only for a run that
+            # starts
+            check_run(rules, policy_list, seed, games, out, threads=threads,
+                      shard_size=shard_size, dask=dask)
+            if drawn:
+                click.echo(f"seed: {seed}", err=True)
+        try:
+            summary = run_simulation(rules, policy_list, seed, games, out, threads=threads,
+                                     shard_size=shard_size, progress=not no_progress,
+                                     dask=dask)
+        except KeyboardInterrupt:
+            raise Interrupted(f"interrupted; finished shards are kept in {out} — resume "
+                              f"with: {_resume_command(out, dask)}") from None
+        except OutputError as exc:
+            raise OutputError(f"{exc}; {_what_is_kept(out, dask)}") from None
     _print_summary(summary)
+
+
+def _what_is_kept(out: str, dask: str | None) -> str:
+    """After a failed write: the resume command only where a run's manifest was written
+    (without it --resume cannot work)."""
+    from bezsim.io.manifest import read_manifest
+
+    try:
+        resumable = read_manifest(out) is not None
+    except (OSError, BezsimError):
+        resumable = False
+    if not resumable:
+        return f"no run was written to {out}"
+    return f"finished shards are kept — resume with: {_resume_command(out, dask)}"
 
 
 def _resume_command(out: str, dask: str | None) -> str:
@@ -267,6 +288,8 @@ def _resumed_run(ctx: click.Context, directory: str):
 
 
 def _print_summary(summary) -> None:
+    for note in summary.damaged:
+        click.echo(f"played again, found damaged: {note}", err=True)
     for name in summary.ignored:
         click.echo(f"ignored: {name} in {summary.out_dir} (not a file bezsim wrote: bezsim's "
                    "readers skip it, pandas.read_parquet on the folder does not; move it out)",
@@ -482,6 +505,8 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
     """Round robin of policies on duplicate deals: win rate, margin and points per hand."""
     from bezsim import tournament as tour
     from bezsim.engine.api import check_threads
+    from bezsim.engine.compiling import compiles_said
+    from bezsim.io.writable import check_writable_dir, write_or_keep
 
     rules = _make_rules(variant, options)
     names = tour.check_policies(policies)
@@ -492,20 +517,26 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
     description = tour.describe_run(rules, names, games, seed)
     # refused before playing (and before the drawn seed is printed): one line of error
     tour.check_out_dir(out, description)
+    check_writable_dir(out)
     if threads is not None:
         check_threads(threads)
     if drawn:
         click.echo(f"seed: {seed}", err=True)
+    pairs = [("run", [a, b]) for k, a in enumerate(names) for b in names[k + 1:]]
     try:
-        frame = tour.run_tournament(rules, names, games, seed, threads=threads,
-                                    progress=not no_progress)
+        with compiles_said(pairs, say=not no_progress):
+            frame = tour.run_tournament(rules, names, games, seed, threads=threads,
+                                        progress=not no_progress)
     except KeyboardInterrupt:
         raise Interrupted("interrupted; nothing written") from None
-    tour.write_tournament(frame, out, description)
+    # the results first: a disk that fails now still leaves them on screen and in a folder
     if as_json:
         click.echo(json.dumps(tour.records(frame), indent=2, default=_json_default))
     else:
         click.echo(tour.format_table(frame, description))
+    write_or_keep(lambda where: tour.write_tournament(frame, where, description), out,
+                  "the tournament's results")
+    if not as_json:
         click.echo(f"\nwritten: {os.path.join(out, tour.PARQUET_NAME)} and {tour.JSON_NAME}")
 
 
@@ -549,6 +580,8 @@ def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
     parameters file for --policies @best.json."""
     from bezsim import tune as tuning
     from bezsim.engine.api import check_threads
+    from bezsim.engine.compiling import compiles_said
+    from bezsim.io.writable import check_writable_dir
     from bezsim.policies.registry import parse_spec, split_specs
 
     rules = _make_rules(variant, options)
@@ -567,12 +600,15 @@ def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
     if threads is not None:
         check_threads(threads)
     out = out or os.path.join("data", "runs", f"tune-{rules.variant}-{info.name}-{seed}")
+    check_writable_dir(out)
     if drawn:
         click.echo(f"seed: {seed}", err=True)
     command = "bezsim tune " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     try:
-        state = tuning.tune(setup, out, threads=threads, progress=not no_progress,
-                            command=command)
+        with compiles_said([("run", [start, b]) for b in setup.against],
+                           say=not no_progress):
+            state = tuning.tune(setup, out, threads=threads, progress=not no_progress,
+                                command=command)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted; finished generations are kept in {out} — resume "
                           "by running the same command again") from None

@@ -23,13 +23,15 @@ from bezsim.errors import BezsimError
 from bezsim.io.manifest import build_manifest, check_out_dir, run_identity, write_manifest
 from bezsim.io.schema import TABLE_NAMES
 from bezsim.io.shards import (
+    damage_note,
     foreign_files,
     remove_stale_temporaries,
-    shard_complete,
     shard_metadata,
+    shard_problems,
 )
 from bezsim.io.storage import FsspecStore, LocalStore, store_for
 from bezsim.io.tables import batches_table
+from bezsim.io.writable import check_writable_dir
 from bezsim.rules import Rules
 from bezsim.shard_work import (
     ChunkSizer,
@@ -68,6 +70,7 @@ class RunSummary:
     hands_per_second: float   # compile excluded
     compile_seconds: float = 0.0   # compiling kernels (0 when they loaded from the cache)
     ignored: tuple[str, ...] = ()  # files in the table folders that bezsim did not write
+    damaged: tuple[str, ...] = ()  # shards found started but not whole, played again
 
 
 def _is_whole(value: Any) -> bool:
@@ -104,11 +107,9 @@ def _validate(rules: Rules, policies: list[str], seed: int, games: int, shard_si
     if len(policies) != rules.players:
         raise BezsimError(f"{rules.players} seats need {rules.players} policies, "
                           f"got {len(policies)} ({','.join(policies)})")
-    from bezsim.policies.registry import parse_policies, policy_functions
+    from bezsim.policies.registry import parse_policies
 
-    # a plug-in that cannot be imported or compiled fails before any file is written
     specs = parse_policies(policies, rules.players)
-    policy_functions(specs)
     if dask is not None:
         from bezsim.dask_runner import check_target
 
@@ -140,13 +141,31 @@ def check_run(rules: Rules, policies: list[str], seed: int, games: int,
     """Raise what ``run_simulation`` would refuse, writing nothing: the CLI checks a run
     before it prints the seed it drew, so that a refused run is one line of error."""
     specs = _validate(rules, _policy_list(policies), seed, games, shard_size, threads, dask)
-    check_out_dir(_out_store(out_dir),
-                  run_identity(rules, specs, int(seed), int(games), int(shard_size)))
+    out = _out_store(out_dir)
+    state = check_out_dir(out, run_identity(rules, specs, int(seed), int(games),
+                                            int(shard_size)))
+    if state == "new":        # a run to finish is probed once its missing shards are known
+        check_writable_dir(str(out))
+    _compile_plugins(specs)
 
 
-def _prepare_out_dir(out, identity: dict[str, Any]) -> str:
+def _compile_plugins(specs: list[str]) -> None:
+    """Compile the run's plug-ins and search now (or load them from the cache): a plug-in
+    that cannot be imported or compiled fails before any file is written. Last of the
+    checks, since it may take minutes."""
+    from bezsim.policies.registry import policy_functions
+
+    policy_functions(specs)
+
+
+def _prepare_out_dir(out, identity: dict[str, Any], plan: list
+                     ) -> tuple[str, list, tuple[str, ...]]:
+    """Whether the run is new or resumed, the shards still to play, and what was wrong with
+    each shard that was started but is not whole (played again). Before any game, a place
+    that cannot take them is refused (a probe file), so no work is lost to it."""
     state = check_out_dir(out, identity)
     if state == "new":
+        check_writable_dir(str(out))
         try:
             out.makedirs(out.root)
         except OSError as exc:
@@ -154,9 +173,21 @@ def _prepare_out_dir(out, identity: dict[str, Any]) -> str:
                               f"{exc.strerror or exc}") from exc
         # written before any shard so that an interrupted run can always be resumed
         write_manifest(out, build_manifest(identity))
-    else:
+        return state, list(plan), ()
+    todo, damaged = [], []
+    for shard in plan:
+        problems = shard_problems(out, shard.index, shard_metadata(
+            identity, shard.index, shard.game_start, shard.n_games))
+        if problems:
+            todo.append(shard)
+            note = damage_note(problems)
+            if note:
+                damaged.append(f"shard {shard.index} (games {shard.game_start:,} to "
+                               f"{shard.game_start + shard.n_games - 1:,}): {note}")
+    if todo:                  # a finished run needs no writing, wherever it lies
+        check_writable_dir(str(out))
         remove_stale_temporaries(out)
-    return state
+    return state, todo, tuple(damaged)
 
 
 def _progress_bar(total: int, done: int, enabled: bool):
@@ -178,16 +209,14 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
     shard is a task that writes its own files (bezsim/dask_runner.py).
     """
     policies = _validate(rules, _policy_list(policies), seed, games, shard_size, threads, dask)
+    _compile_plugins(policies)
     seed, games, shard_size = int(seed), int(games), int(shard_size)
     threads = None if threads is None else int(threads)
     out = _out_store(out_dir)      # a directory, or an fsspec URL (bezsim/io/storage.py)
     identity = run_identity(rules, policies, seed, games, shard_size)
-    state = _prepare_out_dir(out, identity)
-    ignored = () if state == "new" else tuple(foreign_files(out))
-
     plan = plan_shards(games, shard_size)
-    todo = [s for s in plan if state == "new" or not shard_complete(
-        out, s.index, shard_metadata(identity, s.index, s.game_start, s.n_games))]
+    state, todo, damaged = _prepare_out_dir(out, identity, plan)
+    ignored = () if state == "new" else tuple(foreign_files(out))
     skipped = games - sum(s.n_games for s in todo)
 
     hands = 0
@@ -202,7 +231,7 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
             hands = run_shards(dask, rules, policies, seed, todo, out, identity, threads,
                                bar.update)
         return _summary(out, seed, games, skipped, len(todo), len(plan), hands, started,
-                        ignored=ignored)
+                        ignored=ignored, damaged=damaged)
     with _progress_bar(games, skipped, progress) as bar, \
             ThreadPoolExecutor(max_workers=len(WRITE_GROUPS),
                                thread_name_prefix="bezsim-writer") as writer:
@@ -231,20 +260,17 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
             for write in pending.popleft():
                 write.result()
     return _summary(out, seed, games, skipped, len(todo), len(plan), hands, started, compiled,
-                    ignored)
+                    ignored, damaged)
 
 
 def load_kernels_announced(rules: Rules, policies: list[str], progress: bool) -> float:
     """Compile (or load) the engine before the progress bar starts, so that its rate and
     ETA measure games; with ``progress``, one line on stderr says a compile is under way.
     Returns the seconds spent compiling."""
-    from bezsim.engine.compiling import announce_compiles, compile_message
+    from bezsim.engine.compiling import announce_compiles, compile_message, say_on_stderr
 
-    def say(line: str) -> None:
-        print(line, file=sys.stderr, flush=True)
-
-    with announce_compiles(say if progress else None,
-                           lambda: compile_message(policies)) as clock:
+    message = compile_message([("run", policies)]) if progress else ""
+    with announce_compiles(say_on_stderr if progress else None, lambda: message) as clock:
         nothing = api.load_kernels(rules, policies)
         for name in TABLE_NAMES:
             batches_table([nothing], policies, name)      # the writer's kernels too
@@ -253,7 +279,7 @@ def load_kernels_announced(rules: Rules, policies: list[str], progress: bool) ->
 
 def _summary(out, seed: int, games: int, skipped: int, shards_run: int, shards: int,
              hands: int, started: float, compiled: float = 0.0,
-             ignored: tuple[str, ...] = ()) -> RunSummary:
+             ignored: tuple[str, ...] = (), damaged: tuple[str, ...] = ()) -> RunSummary:
     elapsed = time.perf_counter() - started
     playing = elapsed - compiled
     return RunSummary(
@@ -262,5 +288,5 @@ def _summary(out, seed: int, games: int, skipped: int, shards_run: int, shards: 
         shards_run=shards_run, shards_skipped=shards - shards_run,
         hands=hands, elapsed=elapsed,
         hands_per_second=hands / playing if playing > 0 else 0.0,
-        compile_seconds=compiled, ignored=ignored,
+        compile_seconds=compiled, ignored=ignored, damaged=damaged,
     )

@@ -53,7 +53,9 @@ ALL = "(all)"          # policy_b of a policy's overall row (more than two polic
 PARQUET_NAME = "tournament.parquet"
 JSON_NAME = "tournament.json"
 METADATA_KEY = "bezsim"
-INT_COLUMNS = ("games", "seatings", "wins_a", "wins_b", "draws")
+# deals: game indices played; seatings: how often each deal was played (summed over the
+# opponents in an ALL row); games = deals x seatings = wins_a + wins_b + draws
+INT_COLUMNS = ("deals", "seatings", "games", "wins_a", "wins_b", "draws")
 FLOAT_COLUMNS = ("win_rate_a", "win_rate_low", "win_rate_high", "margin", "margin_low",
                  "margin_high", "points_per_hand_diff", "pph_low", "pph_high")
 COLUMNS = ("variant", "policy_a", "policy_b", *INT_COLUMNS, *FLOAT_COLUMNS, "seed")
@@ -208,13 +210,17 @@ def play_pair(rules: Rules, a: str, b: str, games: int, seed: int, threads: int 
     return totals
 
 
-def _row(rules: Rules, seed: int, a: str, b: str, games: int, seatings_: int, wins_a: int,
+def _row(rules: Rules, seed: int, a: str, b: str, deals: int, seatings_: int, wins_a: int,
          wins_b: int, draws: int, margin: np.ndarray, pph: np.ndarray) -> dict[str, Any]:
     rate = wilson(wins_a, wins_a + wins_b)
     m = mean_ci(margin)
     p = mean_ci(pph)
-    return {"variant": rules.variant, "policy_a": a, "policy_b": b, "games": games,
-            "seatings": seatings_, "wins_a": wins_a, "wins_b": wins_b, "draws": draws,
+    if wins_a + wins_b + draws != deals * seatings_:
+        raise AssertionError(f"{a} vs {b}: {wins_a + wins_b + draws} games counted, "
+                             f"{deals} deals x {seatings_} seatings played")
+    return {"variant": rules.variant, "policy_a": a, "policy_b": b, "deals": deals,
+            "seatings": seatings_, "games": deals * seatings_, "wins_a": wins_a,
+            "wins_b": wins_b, "draws": draws,
             "win_rate_a": rate[0], "win_rate_low": rate[1], "win_rate_high": rate[2],
             "margin": m[0], "margin_low": m[1], "margin_high": m[2],
             "points_per_hand_diff": p[0], "pph_low": p[1], "pph_high": p[2], "seed": seed}
@@ -380,7 +386,11 @@ def read_tournament(out_dir: str | Path) -> pd.DataFrame:
     path = Path(out_dir) / PARQUET_NAME
     if not path.is_file():
         raise TournamentError(f"no tournament in {out_dir} (no {PARQUET_NAME})")
-    return pd.read_parquet(path)
+    frame = pd.read_parquet(path)
+    if "deals" not in frame.columns:     # a table whose "games" counted deals
+        frame.insert(3, "deals", frame.pop("games"))
+        frame.insert(5, "games", frame["deals"] * frame["seatings"])
+    return frame
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -397,9 +407,9 @@ def _ci(value: float, low: float, high: float, fmt: str) -> str:
 
 def format_table(frame: pd.DataFrame, description: dict[str, Any]) -> str:
     """The table as text, with what its figures mean."""
-    header = ("A", "B", "deals", "wins A", "wins B", "draws", "win rate A [95%]",
+    header = ("A", "B", "deals", "games", "wins A", "wins B", "draws", "win rate A [95%]",
               "margin [95%]", "points/hand A-B [95%]")
-    lines = [[str(r.policy_a), str(r.policy_b), f"{r.games:,}", f"{r.wins_a:,}",
+    lines = [[str(r.policy_a), str(r.policy_b), f"{r.deals:,}", f"{r.games:,}", f"{r.wins_a:,}",
               f"{r.wins_b:,}", f"{r.draws:,}",
               _ci(r.win_rate_a, r.win_rate_low, r.win_rate_high, ".4f"),
               _ci(r.margin, r.margin_low, r.margin_high, ".1f"),
@@ -421,13 +431,13 @@ def format_table(frame: pd.DataFrame, description: dict[str, Any]) -> str:
            f"({', '.join(seat_list)})", "", fmt(header), *(fmt(row) for row in lines), "",
            "Duplicate deals: every deal is played once in each seating (the same cards, each "
            "policy in every seat),",
-           "so the luck of the deal cancels; margin and points per hand are averaged over a "
-           "deal's seatings and",
+           "so the luck of the deal cancels; games = deals x seatings = wins A + wins B + "
+           "draws. Margin and points per hand are averaged over a deal's seatings and",
            "their intervals are over deals, which is where the pairing tightens them.",
            f"margin: {margin_text}. win rate: games won by A out of games decided "
            "(Wilson interval).",
            "points/hand: A's points per seat and hand minus B's."]
     if (frame["policy_b"] == ALL).any():
-        out.append(f"B = {ALL}: the policy against all others (margins averaged over its "
-                   "opponents per deal).")
+        out.append(f"B = {ALL}: the policy against all others (its games against each of "
+                   "them added up; margins averaged over its opponents per deal).")
     return "\n".join(out)

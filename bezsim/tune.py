@@ -34,6 +34,7 @@ import numpy as np
 from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
 from bezsim.io.atomic import write_atomically
+from bezsim.io.writable import KeptElsewhere, check_writable_dir, write_or_keep
 from bezsim.policies.registry import (
     PolicyError,
     canonical,
@@ -177,6 +178,22 @@ def _save(out: Path, state: dict[str, Any]) -> None:
     _write_bytes(out / CHECKPOINT, pickle.dumps(state))
 
 
+def _persist(out: Path, setup: TuneSetup, state: dict[str, Any], command: str,
+             best: bool = True) -> None:
+    """The checkpoint, and best.json with ``best``. A disk that fails keeps them in a new
+    folder (the error says which, and how to go on from it)."""
+    def write(where: Path) -> None:
+        _save(where, state)
+        if best:
+            _write_best(where, setup, state, command)
+
+    try:
+        write_or_keep(write, out, "the tuning so far")
+    except KeptElsewhere as exc:
+        raise KeptElsewhere(f"{exc} (go on from there with the same settings and --out "
+                            f"{exc.kept})", exc.kept) from None
+
+
 def _write_best(out: Path, setup: TuneSetup, state: dict[str, Any], command: str) -> None:
     best = state["best"]
     doc = {"policy": parse_spec(setup.policy)[0].name, "variant": setup.variant,
@@ -208,6 +225,7 @@ def tune(setup: TuneSetup, out: str | Path, threads: int | None = None,
     rules = _rules(setup)
     one_hand = bool(rules.params()[C.PR_ONE_HAND_GAME])
     out = Path(out)
+    check_writable_dir(out)              # before any game: the tuning is never lost
     out.mkdir(parents=True, exist_ok=True)
     start = start_values(setup)
     state = _load(out, setup)
@@ -222,7 +240,7 @@ def tune(setup: TuneSetup, out: str | Path, threads: int | None = None,
                  "best": {"spec": start_spec, "values": start, "fitness": f0,
                           "one_hand": one_hand},
                  "np_random": np.random.get_state()}
-        _save(out, state)
+        _persist(out, setup, state, command, best=False)
     es = state["es"]
     np.random.set_state(state["np_random"])      # cma samples from numpy's global stream
     todo = setup.generations - state["generation"]
@@ -247,11 +265,10 @@ def tune(setup: TuneSetup, out: str | Path, threads: int | None = None,
             state["history"].append((state["generation"], state["best"]["fitness"],
                                      float(np.mean(scores))))
             state["np_random"] = np.random.get_state()
-            _save(out, state)
-            _write_best(out, setup, state, command)
+            _persist(out, setup, state, command)
             if on_generation is not None:
                 on_generation(state["generation"], state["best"]["fitness"])
-    _write_best(out, setup, state, command)
+    _persist(out, setup, state, command)
     return state
 
 

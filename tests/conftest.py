@@ -12,6 +12,7 @@ import types
 
 import numpy as np
 import pytest
+from read_only_helpers import read_only_copy, read_only_dir  # noqa: F401  (fixtures)
 
 from bezsim.engine import api
 from bezsim.engine import constants as C

@@ -169,6 +169,33 @@ def test_resume_dir_finishes_an_interrupted_run_as_if_never_stopped(tmp_path, fa
         assert resumed[name].equals(uninterrupted[name]), name
 
 
+def test_resume_names_the_damaged_shards_it_plays_again(tmp_path, fake_engine):
+    """A shard whose files are all missing was never written: played without a word. One
+    with a file broken, from another shard, or missing beside its siblings was damaged: it
+    is named on stderr with what was wrong with each of its files, then played again."""
+    out = tmp_path / "run"
+    args = ("--games", "50", "--seed", "4", "--shard-size", "10", "--no-progress")
+    assert invoke("simulate", *args, "--out", str(out)).exit_code == 0
+    part = "part-{:06d}.parquet".format
+    (out / "games" / part(1)).write_bytes(b"PAR1 cut short")
+    (out / "hands" / part(2)).write_bytes((out / "hands" / part(0)).read_bytes())
+    (out / "declarations" / part(3)).unlink()
+    for table in ("hands", "games", "declarations"):
+        (out / table / part(4)).unlink()
+    fake_engine.calls.clear()
+    result = invoke("simulate", "--resume", str(out), "--no-progress")
+    assert result.exit_code == 0, result.stderr
+    assert [c["game_start"] for c in fake_engine.calls] == [10, 20, 30, 40]
+    assert result.stderr.splitlines() == [
+        f"played again, found damaged: shard 1 (games 10 to 19): {out}/games/{part(1)}: "
+        "not a whole Parquet file",
+        f"played again, found damaged: shard 2 (games 20 to 29): {out}/hands/{part(2)}: "
+        "from another run or shard",
+        f"played again, found damaged: shard 3 (games 30 to 39): {out}/declarations/"
+        f"{part(3)}: missing"]
+    assert result.stdout.splitlines()[0] == "games:  40 (10 already done)"
+
+
 @pytest.mark.parametrize("extra, flag", [(["--games", "5"], "--games"),
                                          (["--seed", "2"], "--seed"),
                                          (["--option", "target=1500"], "--option"),

@@ -13,8 +13,13 @@ import pytest
 from click.testing import CliRunner
 
 from bezsim import cli, runner
-from bezsim.engine import api
-from bezsim.engine.compiling import announce_compiles, compile_message, kernel_set
+from bezsim.engine import api, compiling
+from bezsim.engine.compiling import (
+    announce_compiles,
+    compile_estimate,
+    compile_message,
+    kernel_set,
+)
 
 
 def test_the_line_is_said_once_when_a_kernel_compiles_and_the_time_is_counted():
@@ -33,6 +38,28 @@ def test_the_line_is_said_once_when_a_kernel_compiles_and_the_time_is_counted():
         assert outer(4) == 10           # already compiled: nothing more
     assert said == ["compiling…"]
     assert clock.compiled and 0 < clock.seconds < 60
+
+
+def test_a_block_inside_a_commands_block_keeps_time_but_says_nothing():
+    said = []
+
+    @numba.njit
+    def first(x):
+        return x + 5
+
+    @numba.njit
+    def second(x):
+        return x * 5
+
+    with announce_compiles(said.append, lambda: "the command's line") as outer:
+        with announce_compiles(said.append, lambda: "the runner's line") as inner:
+            assert first(1) == 6
+        assert second(2) == 10
+    assert said == ["the command's line"]
+    assert 0 < inner.seconds < outer.seconds
+    with announce_compiles(said.append, lambda: "alone again") as alone:
+        assert numba.njit(lambda x: x - 5)(6) == 1
+    assert said[-1] == "alone again" and alone.compiled
 
 
 def test_nothing_is_said_when_nothing_compiles():
@@ -91,6 +118,7 @@ def test_the_run_says_it_compiles_and_its_rate_leaves_the_compile_out(tmp_path, 
         return fake_engine.load_kernels(rules, policies)
 
     monkeypatch.setattr(api, "load_kernels", compiling_load)
+    monkeypatch.setattr(compiling, "entry_cached", lambda entry, run_set: False)  # cold
     summary = runner.run_simulation(rules, ["random", "greedy"], 3, 20, tmp_path / "a",
                                     progress=True)
     err = capsys.readouterr().err
@@ -123,8 +151,51 @@ def test_a_cached_engine_says_nothing_on_the_command_line(tmp_path):
 ])
 def test_the_estimate_follows_the_kernels_a_run_needs(policies, kernels, about):
     assert kernel_set(policies) == kernels
-    assert compile_message(policies) == (f"compiling the engine for this machine (once, "
-                                         f"{about})…")
+    cold = compile_message([("run", policies)], cached=lambda entry, run_set: False)
+    assert cold == f"compiling the engine for this machine (once, {about})…"
+
+
+def _cache_holding(*held: tuple[str, str]):
+    return lambda entry, run_set: (entry, run_set) in held
+
+
+def test_what_the_cache_holds_counts_nothing():
+    expert = [("run", ["expert", "expert"])]
+    # the engine with expert compiled for another variant: a Rubicon run compiles only
+    # small kernels (the writer's for its tables, a game rerun with wider rows)
+    assert compile_message(expert, _cache_holding(("run", "expert"))) == (
+        "compiling a small part of the engine for this machine (once, a few seconds)…")
+    assert compile_estimate(expert, _cache_holding(("run", "plain"))) == 75
+    # a tournament of three policies needs the plain and the expert kernels, each once
+    pairs = [("run", ["random", "greedy"]), ("run", ["random", "expert"]),
+             ("run", ["greedy", "expert"])]
+    assert compile_estimate(pairs, _cache_holding()) == 45 + 75
+    assert compile_estimate(pairs, _cache_holding(("run", "plain"))) == 75
+
+
+def test_a_traced_game_shares_the_run_kernels_of_its_policies():
+    trace = [("trace", ["random", "greedy"])]
+    assert compile_estimate(trace, _cache_holding()) == 45
+    assert compile_estimate(trace, _cache_holding(("run", "plain"))) == 10
+    assert compile_estimate(trace, _cache_holding(("run", "plain"), ("trace", "plain"))) == 0
+    assert compile_estimate([("step", ()), ("position", ())], _cache_holding()) == 75 + 15
+    assert compile_estimate([("step", ())], _cache_holding(("step", ""))) == 0
+
+
+def test_the_cache_is_read_as_numba_reads_it(tmp_path):
+    """The plain run kernel, once loaded (compiled if need be), is found in the on-disk
+    cache for its policy set and no other; an empty cache holds nothing."""
+    from bezsim.rules import Rules
+
+    api.load_kernels(Rules.make("ordinary"), ["random", "random"])
+    assert compiling.entry_cached("run", "plain")
+    empty = subprocess.run(
+        [sys.executable, "-c", "from bezsim.engine.compiling import entry_cached as c; "
+         "print([c(e, s) for e in ('run', 'trace') for s in ('plain', 'expert', 'external')]"
+         " + [c('step', ''), c('position', '')])"],
+        capture_output=True, text=True, check=True,
+        env={**_environ(), "NUMBA_CACHE_DIR": str(tmp_path / "empty")})
+    assert empty.stdout.strip() == str([False] * 8)
 
 
 def test_a_tournament_says_it_compiles_before_its_bar(fake_engine, rules, capsys, monkeypatch):
@@ -142,6 +213,7 @@ def test_a_tournament_says_it_compiles_before_its_bar(fake_engine, rules, capsys
         return fake_engine.load_kernels(rules, policies)
 
     monkeypatch.setattr(api, "load_kernels", compiling_load)
+    monkeypatch.setattr(compiling, "entry_cached", lambda entry, run_set: False)  # cold
     frame = run_tournament(rules, ["random", "greedy"], games=4, seed=1, progress=True)
     assert len(frame) == 2
     assert lineups == [["random", "greedy"]]          # every pair's kernels, before playing

@@ -44,8 +44,8 @@ def alias(monkeypatch):
     monkeypatch.setattr(api, "run_games", run_games)
     monkeypatch.setattr(api, "load_kernels", lambda rules, policies: load(rules,
                                                                          unalias(policies)))
-    monkeypatch.setattr(compiling, "compile_message", lambda policies: message(
-        unalias(policies)))
+    monkeypatch.setattr(compiling, "compile_message", lambda needs, cached=None: message(
+        [(entry, unalias(policies)) for entry, policies in needs], cached))
 
 
 def invoke(*args: str):
@@ -111,8 +111,10 @@ def test_figures_match_a_recomputation(variant):
     frame = T.run_tournament(rules, "random,greedy", 300, 11)
     wins, margin, pph = _by_hand(rules, "random", "greedy", 300, 11)
     row = frame.iloc[0]
-    assert (row.policy_a, row.policy_b, row.games, row.seatings) == ("random", "greedy", 300, 2)
+    assert (row.policy_a, row.policy_b, row.deals, row.seatings, row.games) == (
+        "random", "greedy", 300, 2, 600)
     assert (row.wins_a, row.wins_b, row.draws) == (wins["random"], wins["greedy"], wins["draw"])
+    assert row.wins_a + row.wins_b + row.draws == row.games
     assert (row.win_rate_a, row.win_rate_low, row.win_rate_high) == wilson(
         wins["random"], wins["random"] + wins["greedy"])
     assert (row.margin, row.margin_low, row.margin_high) == mean_ci(margin)
@@ -153,7 +155,9 @@ def test_a_policy_against_itself_cancels_exactly(alias):
     for name, row in overall.iterrows():
         mine = pairs[pairs.policy_a == name]
         assert row.wins_a == mine.wins_a.sum() and row.wins_b == mine.wins_b.sum()
-        assert row.seatings == 4 and row.games == 100
+        # games counted as its wins and draws are: every game it played against the others
+        assert (row.deals, row.seatings, row.games) == (100, 4, 400)
+        assert row.wins_a + row.wins_b + row.draws == row.games == mine.games.sum()
         assert row.margin == pytest.approx(mine.margin.mean(), rel=1e-12)
         assert row.margin_low < row.margin < row.margin_high
 
@@ -198,9 +202,13 @@ def test_cli_prints_the_table_and_writes_files(tmp_path):
     assert result.stderr == ""
     lines = result.stdout.splitlines()
     assert lines[0].startswith("tournament: polish, 30 deals per pair, seed 4, 2 seatings")
-    assert lines[2].split()[:3] == ["A", "B", "deals"]
-    assert lines[3].split()[:3] == ["random", "greedy", "30"]
-    assert lines[4].split()[:3] == ["greedy", "random", "30"]
+    assert lines[2].split()[:7] == ["A", "B", "deals", "games", "wins", "A", "wins"]
+    for line in lines[3:5]:       # deals, then games = wins A + wins B + draws
+        a, b, deals, games, wins_a, wins_b, draws = line.split()[:7]
+        assert (deals, games) == ("30", "60")
+        assert int(wins_a) + int(wins_b) + int(draws) == 60
+    assert lines[3].split()[:2] == ["random", "greedy"]
+    assert lines[4].split()[:2] == ["greedy", "random"]
     assert "Duplicate deals" in result.stdout
     assert T.read_tournament(out).shape == (2, len(T.COLUMNS))
     assert json.loads((out / T.JSON_NAME).read_text())["options"]["target"] == 1500
@@ -212,6 +220,18 @@ def test_cli_prints_the_table_and_writes_files(tmp_path):
     rows = json.loads(as_json.stdout)
     assert [r["policy_a"] for r in rows] == ["random", "greedy"]
     assert rows == T.read_tournament(out).to_dict(orient="records")
+
+
+def test_the_all_rows_count_their_games_as_their_wins_and_draws(tmp_path):
+    result = invoke("tournament", "--policies", "random,greedy,heuristic", "--games", "20",
+                    "--seed", "5", "--out", str(tmp_path / "t"), "--no-progress")
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split() for line in result.stdout.splitlines() if T.ALL in line.split()]
+    assert [r[0] for r in rows] == ["random", "greedy", "heuristic"]
+    for _, _, deals, games, wins_a, wins_b, draws, *_ in rows:
+        # two opponents, two seatings each: 4 games a deal
+        assert (deals, games) == ("20", "80")
+        assert int(wins_a) + int(wins_b) + int(draws) == 80
 
 
 def test_cli_default_out_dir_and_drawn_seed(tmp_path, monkeypatch):

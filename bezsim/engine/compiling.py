@@ -9,16 +9,22 @@ twice.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from numba.core import event
 
-# Cold compiles measured on the 2-core CI machine (benchmarks/startup.py): the kernels
-# without expert, with it, and the search policy's on top of the function-slot engine
-ESTIMATE_SECONDS = {"plain": 45, "expert": 75, "external": 150}
+# Cold compiles into an empty cache on the 2-core CI machine (benchmarks/startup.py), by
+# the entry kernel a command calls: a run's kernels without expert, with it, and with the
+# function slots of search and plug-ins; the step API's replay (every built-in compiled in:
+# bezsim play); the position kernels (bezsim explain); and a traced game (bezsim replay)
+# once the run kernels of its policies are cached, since it shares all they compile.
+ESTIMATE_SECONDS = {"plain": 45, "expert": 75, "external": 150, "step": 75, "position": 15,
+                    "trace": 10}
 
 
 @dataclass
@@ -60,9 +66,93 @@ def kernel_set(policy_specs: Sequence[str]) -> str:
     return "expert" if any(info.name == "expert" for info in infos) else "plain"
 
 
-def compile_message(policy_specs: Sequence[str]) -> str:
-    seconds = ESTIMATE_SECONDS[kernel_set(policy_specs)]
+Need = tuple[str, Sequence[str]]   # (entry kernel, the policies it plays), see ENTRIES
+
+
+def _set_type(run_set: str) -> Any:
+    """numba's type of a run's policy set (engine/external.py): the ``fns`` argument that the
+    kernels are compiled for, known without compiling any policy."""
+    import numba
+    from numba.core import types
+
+    from bezsim.engine.external import EXTERNAL_SIGNATURE, N_FUNCTION_SLOTS, policy_set
+
+    if run_set == "external":
+        return types.Tuple((types.int64, types.UniTuple(types.FunctionType(EXTERNAL_SIGNATURE),
+                                                        N_FUNCTION_SLOTS)))
+    return numba.typeof(policy_set(run_set == "expert", None))
+
+
+def _on_disk(dispatcher: Any, run_set: str | None = None) -> bool:
+    """Whether numba's on-disk cache holds ``dispatcher`` for this machine, compiled for the
+    policy set ``run_set`` (None: any). Unknown counts as no."""
+    try:
+        index = dispatcher._cache._cache_file._load_index()   # {} when the source changed
+        magic = dispatcher.targetctx.codegen().magic_tuple()
+        wanted = None if run_set is None else _set_type(run_set)
+    except Exception:          # no cache (NUMBA_DISABLE_JIT), or numba's inside moved on
+        return False
+    return any(key[1] == magic and (wanted is None or wanted in key[0]) for key in index)
+
+
+def entry_cached(entry: str, run_set: str) -> bool:
+    """Whether the entry kernel ``entry`` for policy set ``run_set`` loads from the cache."""
+    if entry == "step":
+        from bezsim.engine.game import replay_game
+
+        return _on_disk(replay_game)
+    if entry == "position":
+        from bezsim.engine.offers import legal_declarations
+
+        return _on_disk(legal_declarations)
+    from bezsim.engine.game import run_serial, trace_game
+
+    if entry == "run" and run_set == "external":
+        from bezsim.policies.search import search_policy  # search compiles in its own
+
+        return _on_disk(run_serial, run_set) and _on_disk(search_policy)
+    return _on_disk(run_serial if entry == "run" else trace_game, run_set)
+
+
+def compile_estimate(needs: Sequence[Need],
+                     cached: Callable[[str, str], bool] | None = None) -> int:
+    """Seconds a cold compile of what a command calls takes (``needs``: entry kernels and
+    the policies each plays), leaving out what the on-disk cache holds (``cached``, by
+    default ``entry_cached``); 0 when only small kernels are left to compile."""
+    cached = cached or entry_cached
+    seconds = 0
+    seen = set()
+    for entry, specs in needs:
+        run_set = kernel_set(specs) if specs else "plain"
+        key = (entry, run_set if entry in ("run", "trace") else "")
+        if key in seen or cached(*key):
+            continue
+        seen.add(key)
+        if entry == "run":
+            seconds += ESTIMATE_SECONDS[run_set]
+        elif entry == "trace":      # a traced game shares what the run kernels compile
+            shared = cached("run", run_set) or ("run", run_set) in seen
+            seconds += ESTIMATE_SECONDS["trace" if shared else run_set]
+        else:
+            seconds += ESTIMATE_SECONDS[entry]
+    return seconds
+
+
+def compile_message(needs: Sequence[Need],
+                    cached: Callable[[str, str], bool] | None = None) -> str:
+    """The line said when a command's first kernel starts compiling, with an estimate for
+    what it will compile (kernels the cache holds count nothing)."""
+    seconds = compile_estimate(needs, cached)
+    if seconds == 0:
+        return "compiling a small part of the engine for this machine (once, a few seconds)…"
     return f"compiling the engine for this machine (once, about {seconds} s)…"
+
+
+def say_on_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+_SAYING = [0]     # announcing blocks open in this process: an inner one leaves the line
 
 
 @contextmanager
@@ -70,11 +160,26 @@ def announce_compiles(say: Callable[[str], None] | None,
                       message: Callable[[], str]) -> Iterator[CompileClock]:
     """Call ``say(message())`` when the first kernel starts compiling in this block (not
     when kernels load from the cache), and add up the compile time in the clock it
-    yields."""
+    yields. Inside another block that says a line (a command announces for all it does),
+    this one only keeps time: the line is said once."""
     clock = CompileClock()
-    listener = _Listener(clock, say, message)
+    inner = _SAYING[0] > 0
+    listener = _Listener(clock, None if inner else say, message)
     event.register("numba:compile", listener)
+    if say is not None:
+        _SAYING[0] += 1
     try:
         yield clock
     finally:
+        if say is not None:
+            _SAYING[0] -= 1
         event.unregister("numba:compile", listener)
+
+
+@contextmanager
+def compiles_said(needs: Sequence[Need], say: bool = True) -> Iterator[CompileClock]:
+    """A command's block: one line on stderr when its first kernel compiles, estimated from
+    ``needs`` (entry kernels and their policies) against what the cache holds."""
+    message = compile_message(needs) if say else ""
+    with announce_compiles(say_on_stderr if say else None, lambda: message) as clock:
+        yield clock

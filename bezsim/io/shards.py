@@ -128,22 +128,48 @@ def read_shard_metadata(path: str | os.PathLike,
         return None
 
 
-def shard_complete(out_dir: str | os.PathLike, index: int,
-                   expected: dict[str, Any]) -> bool:
-    """True when all three files exist, their footers read, they hold the expected run and
-    game range (``expected`` as made by ``shard_metadata``), and their pages are intact."""
+MISSING = "missing"
+
+
+def shard_problems(out_dir: str | os.PathLike, index: int,
+                   expected: dict[str, Any]) -> dict[str, str]:
+    """What is wrong with each of the shard's three files (empty when the shard is whole): a
+    file must exist, its footer read, hold the expected run and game range (``expected`` as
+    made by ``shard_metadata``), and its pages be intact. Reasons are short phrases."""
     # compare JSON forms so tuples and lists, or int subclasses, do not differ
     want = json.loads(json.dumps(expected, sort_keys=True))
     store = store_for(out_dir)
+    problems = {}
     for name, path in shard_paths(store, index).items():
+        if not store.exists(path):
+            problems[path] = MISSING
+            continue
         found = read_shard_metadata(path, store)
-        if found is None or any(found[0].get(key) != want[key] for key in ("run", "shard")):
-            return False
-        if name == "games" and found[1] != want["shard"]["n_games"]:
-            return False
-        if not pages_intact(path, store):
-            return False
-    return True
+        if found is None:
+            problems[path] = "not a whole Parquet file"
+        elif any(found[0].get(key) != want[key] for key in ("run", "shard")):
+            problems[path] = "from another run or shard"
+        elif name == "games" and found[1] != want["shard"]["n_games"]:
+            problems[path] = f"{found[1]} games instead of {want['shard']['n_games']}"
+        elif not pages_intact(path, store):
+            problems[path] = "pages fail their checksums"
+    return problems
+
+
+def shard_complete(out_dir: str | os.PathLike, index: int,
+                   expected: dict[str, Any]) -> bool:
+    """True when the shard's three files are whole and hold this run's games
+    (``shard_problems`` finds nothing)."""
+    return not shard_problems(out_dir, index, expected)
+
+
+def damage_note(problems: dict[str, str]) -> str | None:
+    """One line naming what was wrong with a shard that was started (some file present), or
+    None for a shard never written (every file missing) or a whole one."""
+    if not problems or len(problems) == len(TABLE_NAMES) and all(
+            reason == MISSING for reason in problems.values()):
+        return None
+    return "; ".join(f"{path}: {reason}" for path, reason in sorted(problems.items()))
 
 
 def pages_intact(path: str | os.PathLike, store=None) -> bool:

@@ -20,7 +20,9 @@ def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
                  title: str | None = None) -> dict[str, Path]:
     """Build the report of a run and write ``report.html``, ``report.md`` (+ ``figures/``)
     and ``report.json`` into ``out_dir`` (default ``RUN_DIR/report``)."""
+    from bezsim.analysis.load import Run, load_run
     from bezsim.errors import BezsimError
+    from bezsim.io.writable import check_writable_dir, write_or_keep
     from bezsim.report.run_report import build_run_report
 
     if out_dir is not None and not str(out_dir):
@@ -33,8 +35,11 @@ def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
         # report files mixed into a run directory would pass for part of the run's data
         raise BezsimError(f"report output {out} holds a bezsim run; choose another output "
                           "directory (default: RUN_DIR/report)")
-    doc = build_run_report(run_dir, title)          # refuses what is not a finished run
-    return write_document(doc, out)
+    run = run_dir if isinstance(run_dir, Run) else load_run(run_dir)
+    run.check_complete()                            # refuses what is not a finished run
+    check_writable_dir(out, "report output directory")     # before the report is built
+    doc = build_run_report(run, title)
+    return write_or_keep(lambda where: write_document(doc, where), out, "the report")
 
 
 __all__ = ["Document", "to_html", "to_markdown", "write_document", "write_report"]

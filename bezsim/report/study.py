@@ -28,6 +28,8 @@ import pandas as pd
 
 from bezsim import __version__
 from bezsim.analysis.load import Run, load_run
+from bezsim.errors import OutputError
+from bezsim.io.writable import UnwritableError, check_writable_dir, write_or_keep
 from bezsim.report.document import Document
 from bezsim.report.render import settled, write_document
 
@@ -143,8 +145,19 @@ class Study:
         runs_root = self.repository() / RUNS.relative_to(REPO)
         runs = Path(args.runs) if args.runs else runs_root / (f"{self.name}-quick" if quick
                                                               else self.name)
+        try:          # before any game: a study's hours are never lost to its output path
+            check_writable_dir(out, "report directory")
+            check_writable_dir(runs, "runs directory")
+        except UnwritableError as exc:
+            print(f"{self.script()}: error: {exc}", file=sys.stderr)
+            return 2
         doc = self.run(games, runs, quick, args.threads)
-        paths = write_document(doc, out, self.name, figure_prefix=f"{self.name}-")
+        try:
+            paths = write_or_keep(lambda where: write_document(
+                doc, where, self.name, figure_prefix=f"{self.name}-"), out, "the report")
+        except OutputError as exc:
+            print(f"{self.script()}: error: {exc}", file=sys.stderr)
+            return 1
         for kind, path in paths.items():
             print(f"{kind}: {path}")
         return 0
