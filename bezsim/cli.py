@@ -298,7 +298,8 @@ def replay(variant: str, players: int | None, options: tuple[str, ...], policies
            policy_params: tuple[str, ...], seed: int | None, game: int,
            saved: str | None) -> None:
     """Print a readable transcript of one seeded game, or of a game played with
-    `bezsim play`."""
+    `bezsim play`. Hands and tricks are numbered from 1, as `bezsim play` shows them (the
+    tables' hand ids count from 0)."""
     if saved is not None:
         from bezsim.step import StepGame
 

@@ -1,9 +1,10 @@
 """Readable trick-by-trick transcript of one seeded game (``bezsim replay``).
 
 Built from ``trace_one``, which runs the same compiled kernel as a batch run, so the transcript
-is what game ``game`` of seed ``seed`` did inside ``bezsim simulate``. Hands are numbered from
-0 and tricks from 1, as in the tables. Every card is shown, the drawn ones included: this is a
-replay for analysis, not a player's view.
+is what game ``game`` of seed ``seed`` did inside ``bezsim simulate``. Hands and tricks are
+numbered from 1, as ``bezsim play`` numbers them (the tables' ``hand`` ids count from 0: Hand 1
+here is hand 0 there). Every card is shown, the drawn ones included: this is a replay for
+analysis, not a player's view.
 
 Polish (R5): after each trick a line lists the winner's open cards (the new ones named), the
 seven of trumps of the trick is shown as exchanged or scored where it lies, and the
@@ -207,9 +208,9 @@ class _Replay:
         self.turnup = turnup
         self.trump = trump
         if trump == C.NO_TRUMP:
-            return (f"\nHand {hand} | dealer: seat {dealer} | trumps undecided (no turn-up; "
+            return (f"\nHand {hand + 1} | dealer: seat {dealer} | trumps undecided (no turn-up; "
                     f"the first marriage or sequence fixes them) | seat {leader} leads")
-        return (f"\nHand {hand} | dealer: seat {dealer} | trumps {suit_name(trump)} "
+        return (f"\nHand {hand + 1} | dealer: seat {dealer} | trumps {suit_name(trump)} "
                 f"(turn-up {card_name(turnup)}) | seat {leader} leads")
 
     def _hand_end_line(self, row: tuple, points_row: tuple) -> str:
