@@ -103,6 +103,7 @@ class StepGame:
                       if policies[seat] is not OPEN and self._ids[seat] == SCRIPT}
         self._script: list[tuple[int, list[int]]] = []
         self._events = 64 * int(self._params[C.PR_HAND_CAP])
+        self._trace_cap = 1 << 12                 # history's trace rows (grows when short)
         self.replays = 0
 
     # --- the state at the current decision -----------------------------------------------
@@ -243,6 +244,26 @@ class StepGame:
         g._script = script
         g._advance()
         return g
+
+    def history(self) -> np.ndarray:
+        """The engine's trace rows (engine/constants.py, TR_*) of the game so far: up to the
+        current decision, or the whole game once it is over. One more replay, with a trace.
+        Every card is in it, the concealed ones too: what a seat may be told of it is
+        bezsim/narrate.py's business."""
+        if self.over:
+            return self._traced()[1]
+        while True:
+            hs, hi, gi, ev, S = self._buffers(self._trace_cap)
+            self._run(hs, hi, gi, ev, S)
+            stop = read_snapshot(S, 1 + self.players)
+            if stop is None:
+                raise BezsimError("the game's replay no longer stops at its decision")
+            n = int(stop[1][st.CTR_TRACE])      # the rows there: the snapshot keeps the count
+            if n < self._trace_cap:
+                break
+            self._trace_cap *= 4                # the trace did not fit: a longer one
+        base = st.O_EVENTS + 2 * int(S[st.O_EV_CAP])
+        return S[base:base + C.TR_SIZE * n].reshape(n, C.TR_SIZE).copy()
 
     def _traced(self):
         """The game again with its full trace (for the transcript)."""
