@@ -9,9 +9,11 @@ brisques counted aside, what the others have shown or laid open, "to score", the
 far) and the person's hand grouped by suit, then numbered legal moves in the same order.
 
 A move is its number or its card (``Q♠``, ``qs``, ``10h``). ``h`` asks the hint policy, ``?``
-prints the help, ``r`` resigns, ``q``, Ctrl-C or the end of input leave. The game is saved
-whenever it ends or is left, and ``bezsim replay --saved FILE`` shows it trick by trick.
-Input and output are functions, so the tests drive it with scripted lines.
+prints the help, ``r`` resigns (after a y/N question), ``q``, Ctrl-C or the end of input leave.
+The game is saved whenever it ends, is resigned or is left; ``continue_terminal`` (``bezsim
+play --load FILE``) takes up a game that was left, and ``bezsim replay --saved FILE`` shows
+any saved game trick by trick. Input and output are functions, so the tests drive it with
+scripted lines.
 """
 
 from __future__ import annotations
@@ -25,13 +27,14 @@ from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
 from bezsim.narrate import Narrator, seat_name
 from bezsim.rules import Rules
-from bezsim.step import StepGame
+from bezsim.step import StepGame, read_saved
 
 HELP = """moves: type the number of a move, or a card (Q♠, qs, 10h, 7d).
   h  hint: what the hint policy would play here
   ?  this help
-  r  resign (the game ends; it is saved)
-  q  quit (the game is saved unfinished; Ctrl-C and the end of input do the same)"""
+  r  resign (asks first; the game ends and is saved)
+  q  quit (the game is saved unfinished: bezsim play --load FILE continues it; Ctrl-C and
+     the end of input do the same)"""
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -143,6 +146,51 @@ def play_terminal(rules: Rules, against: str, seed: int, you: int = 0, hint: str
     return _play(g, you, hint, path, Narrator(rules, you), read, write)
 
 
+def check_continuable(path: str | Path) -> None:
+    """Refuse (one-line BezsimError) a file ``continue_terminal`` cannot take up, before any
+    game is played."""
+    saved = read_saved(path)
+    if len(saved.open_seats) != 1:
+        raise BezsimError(f"{path}: not a game saved by bezsim play ({len(saved.open_seats)} "
+                          "open seats, not one)")
+    if saved.resigned:
+        raise BezsimError(f"{path}: the game was resigned; see it with bezsim replay "
+                          f"--saved {path}")
+    if saved.over:
+        raise BezsimError(f"{path}: the game is over; see it with bezsim replay --saved {path}")
+
+
+def continue_terminal(load: str | Path, hint: str = "expert", save: str | Path | None = None,
+                      read: Read = input, write: Write = print) -> Path:
+    """Take up a game that was left (saved unfinished) where it stopped: its variant,
+    options, seed, seats and opponents come from the file; it is saved again to ``save``, or
+    to the same file."""
+    check_continuable(load)
+    g = StepGame.load(load)
+    if g.over:
+        raise BezsimError(f"{load}: the game is over; see it with bezsim replay --saved {load}")
+    you = next(s for s, p in enumerate(g.policies) if p is None)
+    against = next(p for p in g.policies if p is not None)
+    rules = g.rules
+    narrator = Narrator(rules, you)
+    rows = g.history()
+    narrator.update(rows[:_last_trick_start(rows)])       # told before: only the last trick
+    partner = f" (your partner is seat {(you + 2) % 4})" if rules.partners else ""
+    write(f"bezsim play · {rules.variant} · you are seat {you}{partner} · the others play "
+          f"{against} · seed {g.seed} · continuing {load}. Type ? for help.")
+    return _play(g, you, hint, Path(save) if save else Path(load), narrator, read, write)
+
+
+def _last_trick_start(rows) -> int:
+    """Where the last finished trick's first card was played (0 before any trick)."""
+    won = [i for i, r in enumerate(rows) if r[0] == C.TR_TRICK_WON]
+    if not won:
+        return 0
+    hand, trick = rows[won[-1]][1], rows[won[-1]][2]
+    return next(i for i, r in enumerate(rows)
+                if r[0] == C.TR_PLAY and r[1] == hand and r[2] == trick)
+
+
 def _ask(g: StepGame, actions: list, hint: str, read: Read, write: Write) -> int | None:
     """The action index typed, or None to resign; EOFError to leave."""
     what = "your card" if g.decision == "play" else "declare"
@@ -159,7 +207,10 @@ def _ask(g: StepGame, actions: list, hint: str, read: Read, write: Write) -> int
         if text in ("q", "quit"):
             raise EOFError
         if text in ("r", "resign"):
-            return None
+            if read("resign this game? [y/N] ").strip().lower() in ("y", "yes"):
+                return None
+            write("not resigned: the game goes on")
+            continue
         i = _match(text.lower().replace("♠", "s").replace("♥", "h").replace(
             "♦", "d").replace("♣", "c"), g)
         if i is not None:
@@ -171,7 +222,6 @@ def _ask(g: StepGame, actions: list, hint: str, read: Read, write: Write) -> int
 def _play(g: StepGame, you: int, hint: str, path: Path, narrator: Narrator, read: Read,
           write: Write) -> Path:
     rules = g.rules
-    resigned = False
     try:
         while not g.over:
             write("")
@@ -191,16 +241,18 @@ def _play(g: StepGame, you: int, hint: str, path: Path, narrator: Narrator, read
             write(_moves(g, actions))
             i = _ask(g, actions, hint, read, write)
             if i is None:
-                resigned = True
+                g.resigned = True
                 break
             g.step(i)
     except (EOFError, KeyboardInterrupt):
         g.save(path)
-        write(f"\ngame left unfinished; saved to {path}")
+        write(f"\ngame left unfinished; saved to {path}; continue it with: "
+              f"bezsim play --load {path}")
         return path
     g.save(path)
-    if resigned:
-        write(f"you resigned; the game is saved to {path}")
+    if g.resigned:
+        write(f"you resigned; the game is saved to {path}; see it with: "
+              f"bezsim replay --saved {path}")
         return path
     for line in narrator.update(g.history()):
         write(f"  {line}")

@@ -42,6 +42,43 @@ OPEN = None        # a seat whose decisions come through ``step``
 
 
 @dataclass(frozen=True)
+class Saved:
+    """A saved game as its file records it (``StepGame.save``), read without playing it."""
+
+    rules: Rules
+    seed: int
+    game: int
+    policies: list
+    decisions: list
+    over: bool
+    resigned: bool
+
+    @property
+    def open_seats(self) -> list[int]:
+        return [s for s, p in enumerate(self.policies) if p is OPEN]
+
+
+def read_saved(path) -> Saved:
+    """The file ``StepGame.save`` wrote, checked; a one-line BezsimError if it is not one."""
+    import json
+    from pathlib import Path
+
+    try:
+        data = json.loads(Path(path).read_text())
+        rules = Rules.make(data["variant"], data["options"])
+        decisions = [(int(d[0]), [int(w) for w in d[1:]]) for d in data["decisions"]]
+        policies = list(data["policies"])
+        if len(policies) != rules.players or not all(p is None or isinstance(p, str)
+                                                     for p in policies):
+            raise ValueError(f"{len(policies)} seats for {rules.variant}")
+        saved = Saved(rules, int(data["seed"]), int(data["game"]), policies, decisions,
+                      bool(data["over"]), bool(data.get("resigned", False)))
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+        raise BezsimError(f"{path}: not a game saved by bezsim play ({e})") from None
+    return saved
+
+
+@dataclass(frozen=True)
 class Action:
     """One offered action: its index in the offer, what it is, and its name."""
 
@@ -105,6 +142,7 @@ class StepGame:
         self._events = 64 * int(self._params[C.PR_HAND_CAP])
         self._trace_cap = 1 << 12                 # history's trace rows (grows when short)
         self.replays = 0
+        self.resigned = False     # the open seat gave up: saved so, never continued
 
     # --- the state at the current decision -----------------------------------------------
 
@@ -201,18 +239,28 @@ class StepGame:
         return index
 
     def transcript(self) -> str:
-        """The finished game trick by trick, every card shown (as ``bezsim replay``)."""
+        """The game trick by trick, every card shown (as ``bezsim replay``); a game left
+        unfinished (or resigned) up to where it stopped, its last line saying so."""
         from bezsim.replay import transcript_of
 
-        if not self.over:
-            raise BezsimError("the game is not over")
-        batch, trace = self._traced()
         names = [p if p is not None else "open" for p in self.policies]
-        return transcript_of(self.rules, names, self.seed, self.game, batch, trace)
+        if self.over:
+            batch, trace = self._traced()
+            return transcript_of(self.rules, names, self.seed, self.game, batch, trace)
+        S = self._S
+        where = f"hand {self.hand + 1}, trick {int(S[st.O_SC + C.SC_TRICK])}"
+        if self.resigned:
+            end = f"Game unfinished: seat {self._seat} resigned at {where}"
+        else:
+            end = (f"Game unfinished: left at {where}, seat {self._seat} to "
+                   f"{'play' if self.decision == 'play' else 'declare'}")
+        return transcript_of(self.rules, names, self.seed, self.game, None, self.history(),
+                             unfinished=end)
 
     def save(self, path) -> None:
-        """The game as JSON (rules, seed, index, seats, every open decision): ``load`` and
-        ``bezsim replay --saved`` play it again exactly."""
+        """The game as JSON (rules, seed, index, seats, every open decision, whether it is
+        over or was resigned): ``load``, ``bezsim play --load`` and ``bezsim replay --saved``
+        play it again exactly."""
         import json
         from pathlib import Path
 
@@ -220,7 +268,7 @@ class StepGame:
 
         data = {"bezsim_version": __version__, "variant": self.rules.variant,
                 "options": self.rules.options, "seed": self.seed, "game": self.game,
-                "policies": self.policies, "over": self.over,
+                "policies": self.policies, "over": self.over, "resigned": self.resigned,
                 "decisions": [[i, *w] for i, w in self._script]}
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(json.dumps(data) + "\n")
@@ -228,20 +276,11 @@ class StepGame:
     @classmethod
     def load(cls, path) -> StepGame:
         """A saved game (``save``), played again to where it was saved."""
-        import json
-        from pathlib import Path
-
-        try:
-            data = json.loads(Path(path).read_text())
-            rules = Rules.make(data["variant"], data["options"])
-            script = [(int(d[0]), [int(w) for w in d[1:]]) for d in data["decisions"]]
-            policies = data["policies"]
-            seed, game = int(data["seed"]), int(data["game"])
-        except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
-            raise BezsimError(f"{path}: not a game saved by bezsim play ({e})") from None
+        saved = read_saved(path)
         g = cls.__new__(cls)
-        g._setup(rules, seed, game, policies)
-        g._script = script
+        g._setup(saved.rules, saved.seed, saved.game, saved.policies)
+        g._script = saved.decisions
+        g.resigned = saved.resigned
         g._advance()
         return g
 

@@ -1,7 +1,7 @@
 """`bezsim play` (bezsim/play.py, bezsim/narrate.py) driven by scripted input: the story told
 at each decision (checked against the engine's trace and state), the hand by suit, the
-prompt and its answers to bad input, hints, resigning and leaving, saving, and the
-transcript of the saved game."""
+prompt and its answers to bad input, hints, resigning, leaving, continuing a saved game, and
+the transcript of the saved game."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from bezsim.cards import card_name
 from bezsim.cli import cli
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.play import ordered, play_terminal
+from bezsim.play import continue_terminal, ordered, play_terminal
 from bezsim.replay import kind_label
 from bezsim.rules import Rules
 from bezsim.step import StepGame
@@ -287,6 +287,7 @@ def test_a_whole_game_typed_move_by_move_is_saved_and_replayed(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output.startswith("bezsim replay | variant rubicon")
     assert "seat 0 expert" in result.output and "seat 1 open" in result.output
+    assert result.output == saved.transcript()
 
 
 def test_bad_input_gets_a_reason_and_the_prompt_again(tmp_path):
@@ -298,9 +299,10 @@ def test_bad_input_gets_a_reason_and_the_prompt_again(tmp_path):
     assert text.count("is not one of the moves: type 1 to 8") == 3
     assert "hint (expert): " in text and "r  resign" in text
     assert len(prompts) == 6 and all(p.startswith("your card [1-8") for p in prompts)
-    assert "game left unfinished; saved to" in text
+    assert "game left unfinished; saved to" in text and "bezsim play --load " in text
     data = json.loads((tmp_path / "g.json").read_text())
     assert data["decisions"] == [] and data["seed"] == 7 and data["policies"][0] is None
+    assert data["resigned"] is False and data["over"] is False
 
 
 def test_a_card_may_be_typed_by_name_and_the_end_of_input_saves(tmp_path):
@@ -317,15 +319,77 @@ def test_a_card_may_be_typed_by_name_and_the_end_of_input_saves(tmp_path):
     assert saved.seat == 0
 
 
-def test_resigning_ends_the_game_and_the_cli_refuses_its_transcript(tmp_path):
+def test_resigning_asks_first_and_is_recorded(tmp_path):
     out = []
-    read, _ = scripted(["2", "r"])
+    read, prompts = scripted(["2", "r", "n", "r", "", "1", "r", "y"])
     path = play_terminal(Rules.make("polish"), "greedy", 3, 0, save=tmp_path / "g.json",
                          read=read, write=out.append)
+    assert prompts.count("resign this game? [y/N] ") == 3
+    assert out.count("not resigned: the game goes on") == 2
     assert "you resigned" in out[-1]
+    data = json.loads(path.read_text())
+    assert data["resigned"] is True and data["over"] is False and len(data["decisions"]) == 2
+
+
+def test_replay_saved_prints_an_unfinished_game_so_far(tmp_path):
+    screens, _, path = play_screens("ordinary", 5, 0, "expert", ["1"] * 12 + ["q"], tmp_path)
+    g = StepGame.load(path)
+    trick = g.observation()["trick_number"]
     result = CliRunner().invoke(cli, ["replay", "--saved", str(path)])
-    assert result.exit_code != 0
-    assert "left unfinished" in result.output and len(result.output.strip().splitlines()) == 1
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("bezsim replay | variant ordinary")
+    assert lines[-1] == f"Game unfinished: left at hand 1, trick {trick}, seat 0 to play"
+    assert "Hand 1 | dealer: seat 1 | trumps ♣ (turn-up K♣)" in result.output
+    assert len([x for x in lines if re.match(r"^\s+trick\s+\d+: .* wins$", x)]) == trick - 1
+    assert "seat 1 dealt: " in result.output                  # every card shown
+    read, _ = scripted(["r", "y"])
+    continue_terminal(path, read=read, write=lambda s: None)
+    resigned = CliRunner().invoke(cli, ["replay", "--saved", str(path)])
+    assert resigned.exit_code == 0 and resigned.output.splitlines()[-1] == (
+        f"Game unfinished: seat 0 resigned at hand 1, trick {trick}")
+
+
+def test_a_game_left_and_continued_is_the_game_played_in_one_go(tmp_path):
+    rules = Rules.make("ordinary")
+    whole = play_terminal(rules, "expert", 11, 1, save=tmp_path / "whole.json",
+                          read=scripted(["1"] * 500)[0], write=lambda s: None)
+    left = play_terminal(rules, "expert", 11, 1, save=tmp_path / "left.json",
+                         read=scripted(["1"] * 30 + ["q"])[0], write=lambda s: None)
+    assert json.loads(left.read_text())["over"] is False
+    out: list[str] = []
+    again = continue_terminal(left, read=scripted(["1"] * 500)[0], write=out.append)
+    assert again == left and "continuing " in out[0] and "game over:" in "\n".join(out)
+    a, b = json.loads(whole.read_text()), json.loads(left.read_text())
+    assert a["decisions"] == b["decisions"] and b["over"] is True
+    assert StepGame.load(whole).scores() == StepGame.load(left).scores()
+    # the first screen after continuing tells the last trick again, then the table
+    assert re.match(r"^  trick \d+: ", out[2]), out[:4]
+
+
+def test_play_load_on_the_command_line(tmp_path):
+    path = tmp_path / "g.json"
+    first = CliRunner().invoke(cli, ["play", "--variant", "polish", "--seed", "4", "--seat",
+                                     "1", "--save", str(path)], input="1\n1\nq\n")
+    assert first.exit_code == 0, first.output
+    other = tmp_path / "other.json"
+    more = CliRunner().invoke(cli, ["play", "--load", str(path), "--save", str(other),
+                                    "--hint", "greedy"], input="h\n1\nq\n")
+    assert more.exit_code == 0, more.output
+    assert "you are seat 1" in more.output and "hint (greedy): " in more.output
+    assert len(json.loads(other.read_text())["decisions"]) == 3
+    assert len(json.loads(path.read_text())["decisions"]) == 2
+    for args, message in (
+            (["--seed", "4"], "--seed cannot be combined with --load"),
+            (["--variant", "polish"], "--variant cannot be combined with --load"),
+            (["--seat", "1"], "--seat cannot be combined with --load"),
+            (["--against", "random"], "--against cannot be combined with --load")):
+        bad = CliRunner().invoke(cli, ["play", "--load", str(path), *args])
+        assert bad.exit_code == 2 and message in bad.output, bad.output
+    resign = CliRunner().invoke(cli, ["play", "--load", str(other)], input="r\ny\n")
+    assert resign.exit_code == 0 and "you resigned" in resign.output
+    refused = CliRunner().invoke(cli, ["play", "--load", str(other)])
+    assert refused.exit_code == 2 and "the game was resigned" in refused.output
 
 
 def test_the_command_plays_from_standard_input(tmp_path):
