@@ -190,8 +190,7 @@ class Narrator:
         self.stock = (self.n_cards - self.players * self.hand_size
                       - (turnup != C.NO_CARD))
         if trump == C.NO_TRUMP:
-            trumps = ("no turn-up: trumps are not yet fixed; the first marriage or sequence "
-                      "declared fixes them (R6.2)")
+            trumps = "no turn-up: trumps not yet fixed (R6.2)"
         else:
             trumps = f"trumps {suit_name(trump)} (turn-up {card_name(turnup)})"
         leads = self._says(leader, "leads")

@@ -225,7 +225,8 @@ def test_rubicon_trumps_undecided_then_fixed_and_brisques_aside(games):
                                C.K_PLAIN_SEQUENCE))
     at = next(i for i, (r, _, _) in enumerate(points) if len(r) > rows.index(fixing))
     trump = points[at][2]["trumps"]
-    assert "first marriage or sequence declared fixes them (R6.2)" in screens[0]
+    assert "  hand 1: you deal · no turn-up: trumps not yet fixed (R6.2) · seat 0 leads" \
+        in screens[0]
     for screen in screens[:at]:
         assert "trumps not yet fixed (the first marriage or sequence declared fixes them)" \
             in screen
@@ -241,18 +242,23 @@ def test_rubicon_trumps_undecided_then_fixed_and_brisques_aside(games):
 
 
 def test_rubicon_carte_blanche_is_told_with_the_hand_shown(tmp_path):
-    """Game 111 of seed 3 deals a carte blanche (R6.4): shown to every seat, so named."""
-    rules = Rules.make("rubicon")
-    g = StepGame(rules, 3, 111, [None, "random"])
-    rows = g.history().tolist()
+    """Game 111 of seed 3 deals seat 1 a carte blanche (R6.4), shown again after each draw
+    without a court card: the hand is shown to every seat, so it is named, with the card
+    drawn."""
+    screens, text, path = play_screens("rubicon", 3, 0, "greedy", ["1"] * 12 + ["q"],
+                                       tmp_path, game=111)
+    rows = StepGame.load(path).history().tolist()
     events = [r for r in rows if r[0] == C.TR_EVENT and r[4] == C.K_CARTE_BLANCHE]
-    assert events
-    screens, _, _ = play_screens("rubicon", 3, 0, "random", ["q"], tmp_path, game=111)
-    seat = events[0][3]
-    hand = [card_name(r[3]) for r in rows if r[0] == C.TR_DEAL and r[2] == seat]
+    assert [r[3] for r in events] == [1] * len(events) and len(events) >= 2
+    hand = [card_name(r[3]) for r in rows if r[0] == C.TR_DEAL and r[2] == 1]
     line = next(x for x in screens[0].splitlines() if "carte blanche" in x)
-    assert line.startswith(f"  {says(rules, seat, 0, 'shows')} carte blanche, no K, Q or J (")
+    assert line.startswith("  seat 1 shows carte blanche, no K, Q or J (")
     assert line.endswith("): 50") and sorted(line.split("(")[1][:-5].split()) == sorted(hand)
+    drawn = [card_name(next(d[4] for d in rows if d[0] == C.TR_DRAW and d[2] == r[2]
+                            and d[3] == 1)) for r in events[1:]]
+    again = re.findall(r"^  seat 1 shows carte blanche again, having drawn (\S+) \(.+\): 50$",
+                       text, re.M)
+    assert again == drawn
 
 
 def test_polish_open_cards_and_the_seven_are_told(games):
