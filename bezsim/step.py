@@ -29,6 +29,8 @@ from bezsim.engine import state as st
 from bezsim.engine.script import (
     ENTRY_WIDTH,
     K_N,
+    K_SNAPSHOT,
+    K_STOPPED,
     SCRIPT_ENTRIES,
     TAIL_WORDS,
     read_snapshot,
@@ -294,10 +296,10 @@ class StepGame:
         while True:
             hs, hi, gi, ev, S = self._buffers(self._trace_cap)
             self._run(hs, hi, gi, ev, S)
-            stop = read_snapshot(S, 1 + self.players)
-            if stop is None:
+            k = S.shape[0] - TAIL_WORDS
+            if not S[k + K_STOPPED]:
                 raise BezsimError("the game's replay no longer stops at its decision")
-            n = int(stop[1][st.CTR_TRACE])      # the rows there: the snapshot keeps the count
+            n = int(S[k + K_SNAPSHOT + st.CTR_TRACE])  # the rows there: the snapshot's count
             if n < self._trace_cap:
                 break
             self._trace_cap *= 4                # the trace did not fit: a longer one
