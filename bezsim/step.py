@@ -13,6 +13,12 @@ one, keeping a snapshot of the state there. A game played through this API with 
 built-in policies (``play_with``) is exactly the game ``simulate`` writes for the same seed
 and index (tests/test_step.py, every preset). A replay costs one game of engine time, so a
 decision costs a few milliseconds at most (README: the step API).
+
+``history`` replays once more with the engine's trace and returns its rows up to the current
+decision (every card: bezsim/narrate.py tells a seat what it may see of them). ``save`` writes
+a game as JSON (rules, seed, seats, the open seats' decisions, whether it is over or was
+resigned), ``read_saved`` checks such a file without playing it, ``load`` plays it again to
+where it stopped, and ``transcript`` prints it as ``bezsim replay`` does, finished or not.
 """
 
 from __future__ import annotations

@@ -84,12 +84,14 @@ def _make_sandbox(root: Path) -> dict[str, str]:
         places[name.removesuffix(".json")] = root / name
     (root / "binary.json").write_bytes(b"\xff\xfe\x00{")
     places["binary"] = root / "binary.json"
-    for name, over, resigned in (("saved_left", False, False), ("saved_over", True, False),
-                                 ("saved_resigned", False, True)):     # bezsim play's files
+    for name, over, resigned, seats in (
+            ("saved_left", False, False, [None, "expert"]),      # files bezsim play saves
+            ("saved_over", True, False, [None, "expert"]),
+            ("saved_resigned", False, True, [None, "expert"]),
+            ("saved_all_open", False, False, [None, None])):     # a step API game
         (root / f"{name}.json").write_text(json.dumps(
-            {"variant": "ordinary", "options": {}, "seed": 3, "game": 0,
-             "policies": [None, "expert"], "over": over, "resigned": resigned,
-             "decisions": []}))
+            {"variant": "ordinary", "options": {}, "seed": 3, "game": 0, "policies": seats,
+             "over": over, "resigned": resigned, "decisions": []}))
         places[name] = root / f"{name}.json"
     (root / "cwd").mkdir()
     return {name: str(path) for name, path in places.items()}
@@ -424,6 +426,8 @@ PLAY = [
     (["--load", "{saved_over}"], "{saved_over}: the game is over; see it with bezsim replay "
                                  "--saved"),
     (["--load", "{saved_resigned}"], "{saved_resigned}: the game was resigned"),
+    (["--load", "{saved_all_open}"], "{saved_all_open}: not a game saved by bezsim play (2 open "
+                                     "seats, not one)"),
     (["--load", "{saved_left}", "--seed", "3"], "--seed cannot be combined with --load"),
     (["--load", "{saved_left}", "--variant", "polish"], "--variant cannot be combined with "
                                                         "--load"),
