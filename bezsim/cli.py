@@ -316,20 +316,18 @@ def _print_summary(summary) -> None:
 @click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Game index within the run.")
 @click.option("--saved", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A game saved by `bezsim play`: its transcript, every card shown.")
+              help="A game saved by `bezsim play`: its transcript, every card shown (a game "
+                   "left or resigned: as far as it went).")
 def replay(variant: str, players: int | None, options: tuple[str, ...], policies: str,
            policy_params: tuple[str, ...], seed: int | None, game: int,
            saved: str | None) -> None:
     """Print a readable transcript of one seeded game, or of a game played with
-    `bezsim play`."""
+    `bezsim play`. Hands and tricks are numbered from 1, as `bezsim play` shows them (the
+    tables' hand ids count from 0)."""
     if saved is not None:
         from bezsim.step import StepGame
 
-        g = StepGame.load(saved)
-        if not g.over:
-            raise BezsimError(f"{saved}: the game was left unfinished (at a decision of seat "
-                              f"{g.seat}); only a finished game has a transcript")
-        click.echo(g.transcript().rstrip("\n"))
+        click.echo(StepGame.load(saved).transcript().rstrip("\n"))
         return
     if seed is None:
         raise BezsimError("replay needs --seed (the run's root seed), or --saved FILE")
@@ -338,6 +336,9 @@ def replay(variant: str, players: int | None, options: tuple[str, ...], policies
     from bezsim.replay import transcript
 
     click.echo(transcript(rules, policy_list, seed, game).rstrip("\n"))
+
+
+_GAME_DEFINING = ("variant", "options", "against", "seed", "seat")
 
 
 @cli.command()
@@ -358,13 +359,30 @@ def replay(variant: str, players: int | None, options: tuple[str, ...], policies
 @click.option("--hint", "hint", default="expert", show_default=True,
               shell_complete=_complete_policies, help="The policy that answers `h`.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
-              help="Where to save the game [default: data/games/VARIANT-seedS-TIME.json].")
-def play(variant: str, options: tuple[str, ...], against: str, seed: int | None, seat: int,
-         hint: str, save: str | None) -> None:
-    """Play a game against the bots at the terminal."""
-    from bezsim.play import play_terminal
+              help="Where to save the game [default: data/games/VARIANT-seedS-TIME.json; "
+                   "with --load, the file loaded].")
+@click.option("--load", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Continue a game you left (quit) from where it stopped; its variant, "
+                   "options, seed, seat and opponents come from the file.")
+@click.pass_context
+def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: str,
+         seed: int | None, seat: int, hint: str, save: str | None, load: str | None) -> None:
+    """Play a game against the bots at the terminal, or continue one (--load FILE)."""
+    from bezsim.play import continue_terminal, play_terminal
     from bezsim.policies.registry import parse_spec
 
+    if load is not None:
+        from click.core import ParameterSource
+
+        given = [name for name in _GAME_DEFINING
+                 if ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT, None)]
+        if given:
+            flag = "--option" if given[0] == "options" else "--" + given[0]
+            raise click.UsageError(f"{flag} cannot be combined with --load: the saved game "
+                                   "fixes it")
+        parse_spec(hint)
+        continue_terminal(load, hint, save, write=click.echo)     # refuses a file it cannot
+        return
     rules = _make_rules(variant, options, None)
     if seat >= rules.players:
         raise BezsimError(f"--seat {seat}: {variant} has seats 0 to {rules.players - 1}")

@@ -1,11 +1,19 @@
 """A person plays against bots at the terminal (``bezsim play``), over the step API.
 
-Each decision shows the table (trumps, turn-up, stock, the trick so far, what the others
-have shown or laid open, the scores) and the person's hand, then numbered legal moves.
-A move is its number or its card (``Q♠``, ``qs``, ``10h``). ``h`` asks the hint policy,
-``?`` prints the help, ``r`` resigns, ``q``, Ctrl-C or the end of input leave; the game is
-saved whenever it ends or is left, and ``bezsim replay --saved FILE`` shows it trick by
-trick. Input and output are functions, so the tests drive it with scripted lines.
+Each decision first tells, in play order, what happened since the person's last one
+(bezsim/narrate.py: who led, who played what and who won each trick, every declaration with
+its seat, name and points, shows "to score", the seven of trumps, Polish open cards, Rubicon's
+trumps fixed, the draws and the stock left; never another seat's concealed cards), then shows
+the table (hand and trick numbers counted from 1, trumps, turn-up, stock, scores, Rubicon's
+brisques counted aside, what the others have shown or laid open, "to score", the trick so
+far) and the person's hand grouped by suit, then numbered legal moves in the same order.
+
+A move is its number or its card (``Q♠``, ``qs``, ``10h``). ``h`` asks the hint policy, ``?``
+prints the help, ``r`` resigns (after a y/N question), ``q``, Ctrl-C or the end of input leave.
+The game is saved whenever it ends, is resigned or is left; ``continue_terminal`` (``bezsim
+play --load FILE``) takes up a game that was left, and ``bezsim replay --saved FILE`` shows
+any saved game trick by trick. Input and output are functions, so the tests drive it with
+scripted lines.
 """
 
 from __future__ import annotations
@@ -14,76 +22,77 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bezsim.cards import card_name, parse_card
+from bezsim.cards import parse_card
 from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
+from bezsim.narrate import Narrator, seat_name
 from bezsim.rules import Rules
-from bezsim.step import StepGame
+from bezsim.step import StepGame, read_saved
 
 HELP = """moves: type the number of a move, or a card (Q♠, qs, 10h, 7d).
   h  hint: what the hint policy would play here
   ?  this help
-  r  resign (the game ends; it is saved)
-  q  quit (the game is saved unfinished; Ctrl-C and the end of input do the same)"""
+  r  resign (asks first; the game ends and is saved)
+  q  quit (the game is saved unfinished: bezsim play --load FILE continues it; Ctrl-C and
+     the end of input do the same)"""
+
+Read = Callable[[str], str]
+Write = Callable[[str], None]
 
 
-def _seat_name(rules: Rules, seat: int, you: int) -> str:
-    if seat == you:
-        return "you"
-    if rules.partners and seat == (you + 2) % 4:
-        return f"seat {seat} (partner)"
-    return f"seat {seat}"
+def by_suit(names: list[str], sep: str = " ", gap: str = "   ") -> str:
+    """Card names (already in hand order) with a wider gap between suits."""
+    groups: list[list[str]] = []
+    for name in names:
+        if groups and groups[-1][-1][-1] == name[-1]:
+            groups[-1].append(name)
+        else:
+            groups.append([name])
+    return gap.join(sep.join(g) for g in groups)
 
 
-def _table(game: StepGame, you: int, seen_played: int) -> list[str]:
+def _table(game: StepGame, you: int) -> list[str]:
     obs = game.observation()
     rules = game.rules
-    lines = []
-    trumps = obs["trumps"] or "not yet decided"
-    turn_up = obs["turn_up"] or "-"
-    lines.append(f"hand {obs['hand_number'] + 1} · trumps {trumps} · turn-up {turn_up} · "
-                 f"stock {obs['stock_left']} · trick {obs['trick_number']} "
-                 f"(stage {obs['stage']})")
-    scores = "  ".join(f"{_seat_name(rules, p, you)} {s} (+{h} this hand)"
+    params = rules.params()
+    trumps = (f"trumps {obs['trumps']}" if obs["trumps"] else
+              "trumps not yet fixed (the first marriage or sequence declared fixes them)")
+    turn_up = ""
+    if obs["turn_up"]:
+        turn_up = f" · turn-up {obs['turn_up']}"
+    elif params[C.PR_TURNUP]:
+        turn_up = " · turn-up drawn"
+    lines = [f"hand {obs['hand_number'] + 1} · {trumps}{turn_up} · stock {obs['stock_left']} · "
+             f"trick {obs['trick_number']} (stage {obs['stage']})"]
+    scores = "  ".join(f"{seat_name(rules, p, you)} {s} (+{h} this hand)"
                        for p, (s, h) in enumerate(zip(obs["scores"], obs["hand_points"],
                                                       strict=True)))
+    if params[C.PR_BRISQUES_ASIDE]:
+        scores += " · brisques aside: " + ", ".join(
+            f"{seat_name(rules, p, you)} {b}" for p, b in enumerate(obs["brisques_taken"]))
     lines.append(f"scores: {scores}")
     for p, cards in obs["shown_by"].items():
-        lines.append(f"{_seat_name(rules, p, you)} has shown: {' '.join(cards)}")
+        lines.append(f"{seat_name(rules, p, you)} has shown: {by_suit(cards)}")
     for p, cards in obs["open_cards"].items():
-        lines.append(f"{_seat_name(rules, p, you)} open cards: {' '.join(cards)}")
+        lines.append(f"{seat_name(rules, p, you)} open cards: {by_suit(cards)}")
     for p, items in obs["to_score"].items():
         shown = "; ".join(f"{i['kind'].replace('_', ' ')} {' '.join(i['cards'])}"
                           for i in items)
-        lines.append(f"{_seat_name(rules, p, you)} to score: {shown}")
+        lines.append(f"{seat_name(rules, p, you)} to score: {shown}")
     if obs["on_table"]:
-        lines.append(f"your cards on the table: {' '.join(obs['on_table'])}")
+        lines.append(f"your cards on the table: {by_suit(obs['on_table'])}")
     if obs["trick"]:
         leader = obs["leader"]
-        played = [f"{_seat_name(rules, (leader + i) % rules.players, you)} {c}"
-                  for i, c in enumerate(obs["trick"])]
+        played = []
+        for i, card in enumerate(obs["trick"]):
+            seat = (leader + i) % rules.players       # (an R4.2 pair's trick: one card)
+            verb = "leads" if i == 0 else "plays"
+            played.append(f"{seat_name(rules, seat, you)} {verb} {card}")
         lines.append(f"on the trick: {', '.join(played)}")
-    if seen_played is not None:
-        new = [c for c in _played(game, you) if c not in seen_played]
-        if new:
-            lines.append(f"played since your last move: {' '.join(_card_names(new))}")
-    if not obs["trick"] and game.decision == "play":
+    elif game.decision == "play":
         lines.append("you lead this trick")
-    lines.append(f"your hand: {' '.join(obs['hand'])}")
+    lines.append(f"your hand: {by_suit(obs['hand'])}")
     return lines
-
-
-def _played(game: StepGame, seat: int) -> list[int]:
-    """Cards the seat has seen played (its own knowledge row)."""
-    from bezsim.engine import state as st
-
-    S = game.state_array()
-    row = S[st.O_SEEN + seat * st.N_MAX:st.O_SEEN + seat * st.N_MAX + game.rules.packs * 32]
-    return [c for c in range(len(row)) if row[c] == C.V_PLAYED]
-
-
-def _card_names(cards: list[int]) -> list[str]:
-    return [card_name(c) for c in sorted(cards, key=lambda c: (c & 31, c))]
 
 
 def ordered(game: StepGame) -> list:
@@ -93,6 +102,12 @@ def ordered(game: StepGame) -> list:
     if game.decision == "play":
         return sorted(actions, key=lambda a: (a.value & 31, a.value))
     return actions
+
+
+def _moves(game: StepGame, actions: list) -> str:
+    if game.decision != "play":
+        return "  ".join(f"{n}) {a.name}" for n, a in enumerate(actions, 1))
+    return by_suit([f"{n}) {a.name}" for n, a in enumerate(actions, 1)], "  ", "     ")
 
 
 def _match(text: str, game: StepGame) -> int | None:
@@ -113,74 +128,154 @@ def _match(text: str, game: StepGame) -> int | None:
     return None
 
 
+def _default_path(rules: Rules, seed: int) -> Path:
+    return Path("data") / "games" / (
+        f"{rules.variant}-seed{seed}-{time.strftime('%Y%m%d-%H%M%S')}.json")
+
+
 def play_terminal(rules: Rules, against: str, seed: int, you: int = 0, hint: str = "expert",
-                  save: str | Path | None = None, game: int = 0,
-                  read: Callable[[str], str] = input,
-                  write: Callable[[str], None] = print) -> Path:
+                  save: str | Path | None = None, game: int = 0, read: Read = input,
+                  write: Write = print) -> Path:
     """Play one game at the terminal; returns where it was saved."""
     policies = [None if s == you else against for s in range(rules.players)]
     g = StepGame(rules, seed, game, policies)
-    path = Path(save) if save else Path("data") / "games" / (
-        f"{rules.variant}-seed{seed}-{time.strftime('%Y%m%d-%H%M%S')}.json")
-    write(f"bezsim play · {rules.variant} · you are seat {you}"
-          f"{' (your partner is seat ' + str((you + 2) % 4) + ')' if rules.partners else ''}"
-          f" · the others play {against} · seed {seed}. Type ? for help.")
-    seen_played: list[int] | None = None
-    resigned = False
+    path = Path(save) if save else _default_path(rules, seed)
+    partner = f" (your partner is seat {(you + 2) % 4})" if rules.partners else ""
+    write(f"bezsim play · {rules.variant} · you are seat {you}{partner} · the others play "
+          f"{against} · seed {seed}. Type ? for help.")
+    return _play(g, you, hint, path, Narrator(rules, you), read, write)
+
+
+def check_continuable(path: str | Path) -> None:
+    """Refuse (one-line BezsimError) a file ``continue_terminal`` cannot take up, before any
+    game is played."""
+    saved = read_saved(path)
+    if len(saved.open_seats) != 1:
+        raise BezsimError(f"{path}: not a game saved by bezsim play ({len(saved.open_seats)} "
+                          "open seats, not one)")
+    if saved.resigned:
+        raise BezsimError(f"{path}: the game was resigned; see it with bezsim replay "
+                          f"--saved {path}")
+    if saved.over:
+        raise BezsimError(f"{path}: the game is over; see it with bezsim replay --saved {path}")
+
+
+def continue_terminal(load: str | Path, hint: str = "expert", save: str | Path | None = None,
+                      read: Read = input, write: Write = print) -> Path:
+    """Take up a game that was left (saved unfinished) where it stopped: its variant,
+    options, seed, seats and opponents come from the file; it is saved again to ``save``, or
+    to the same file."""
+    check_continuable(load)
+    g = StepGame.load(load)
+    if g.over:
+        raise BezsimError(f"{load}: the game is over; see it with bezsim replay --saved {load}")
+    you = next(s for s, p in enumerate(g.policies) if p is None)
+    against = next(p for p in g.policies if p is not None)
+    rules = g.rules
+    narrator = Narrator(rules, you)
+    rows = g.history()
+    narrator.update(rows[:_last_trick_start(rows)])       # told before: only the last trick
+    partner = f" (your partner is seat {(you + 2) % 4})" if rules.partners else ""
+    write(f"bezsim play · {rules.variant} · you are seat {you}{partner} · the others play "
+          f"{against} · seed {g.seed} · continuing {load}. Type ? for help.")
+    return _play(g, you, hint, Path(save) if save else Path(load), narrator, read, write)
+
+
+def _last_trick_start(rows) -> int:
+    """Where the last finished trick's first card was played (0 before any trick)."""
+    won = [i for i, r in enumerate(rows) if r[0] == C.TR_TRICK_WON]
+    if not won:
+        return 0
+    hand, trick = rows[won[-1]][1], rows[won[-1]][2]
+    return next(i for i, r in enumerate(rows)
+                if r[0] == C.TR_PLAY and r[1] == hand and r[2] == trick)
+
+
+def _ask(g: StepGame, actions: list, hint: str, read: Read, write: Write) -> int | None:
+    """The action index typed, or None to resign; EOFError to leave."""
+    what = "your card" if g.decision == "play" else "declare"
+    while True:
+        text = read(f"{what} [1-{len(actions)}, h, ?, r, q]: ").strip()
+        if text in ("?", "help"):
+            write(HELP)
+            continue
+        if text in ("h", "hint"):
+            i = g.policy_action(hint)
+            n = next(n for n, a in enumerate(actions, 1) if a.index == i)
+            write(f"hint ({hint}): {n}) {actions[n - 1].name}")
+            continue
+        if text in ("q", "quit"):
+            raise EOFError
+        if text in ("r", "resign"):
+            if read("resign this game? [y/N] ").strip().lower() in ("y", "yes"):
+                return None
+            write("not resigned: the game goes on")
+            continue
+        i = _match(text.lower().replace("♠", "s").replace("♥", "h").replace(
+            "♦", "d").replace("♣", "c"), g)
+        if i is not None:
+            return i
+        write(f"'{text}' is not one of the moves: type 1 to {len(actions)}, a card you may "
+              "play, or ? for help")
+
+
+def _play(g: StepGame, you: int, hint: str, path: Path, narrator: Narrator, read: Read,
+          write: Write) -> Path:
+    rules = g.rules
     try:
         while not g.over:
-            for line in _table(g, you, seen_played):
+            write("")
+            for line in narrator.update(g.history()):
+                write(f"  {line}")
+            for line in _table(g, you):
                 write(line)
             actions = ordered(g)
-            what = "your card" if g.decision == "play" else "declare"
             if g.decision != "play":
-                write("you won the trick: choose what to declare (one combination a trick; "
-                      "the others you could show go 'to score')")
-            write("  ".join(f"{n}) {a.name}" for n, a in enumerate(actions, 1)))
-            while True:
-                text = read(f"{what} [1-{len(actions)}, h, ?, r, q]: ").strip()
-                if text in ("?", "help"):
-                    write(HELP)
-                    continue
-                if text in ("h", "hint"):
-                    i = g.policy_action(hint)
-                    n = next(n for n, a in enumerate(actions, 1) if a.index == i)
-                    write(f"hint ({hint}): {n}) {actions[n - 1].name}")
-                    continue
-                if text in ("q", "quit"):
-                    raise EOFError
-                if text in ("r", "resign"):
-                    resigned = True
-                    break
-                i = _match(text.lower().replace("♠", "s").replace("♥", "h").replace(
-                    "♦", "d").replace("♣", "c"), g)
-                if i is None:
-                    write(f"'{text}' is not one of the moves: type 1 to {len(actions)}, "
-                          "a card you may play, or ? for help")
-                    continue
+                if rules.params()[C.PR_OPEN_CARDS]:
+                    write("the trick's seven of trumps: exchange it for the turn-up, or stop "
+                          "(it scores where it lies)")
+                else:
+                    side = "your side" if rules.partners else "you"
+                    write(f"{side} won the trick: choose what to declare (one combination a "
+                          "trick; the others you could show go 'to score')")
+            write(_moves(g, actions))
+            i = _ask(g, actions, hint, read, write)
+            if i is None:
+                g.resigned = True
                 break
-            if resigned:
-                break
-            seen_played = _played(g, you)
             g.step(i)
     except (EOFError, KeyboardInterrupt):
         g.save(path)
-        write(f"\ngame left unfinished; saved to {path}")
+        write(f"\ngame left unfinished; saved to {path}; continue it with: "
+              f"bezsim play --load {path}")
         return path
     g.save(path)
-    if resigned:
-        write(f"you resigned; the game is saved to {path}")
+    if g.resigned:
+        write(f"you resigned; the game is saved to {path}; see it with: "
+              f"bezsim replay --saved {path}")
         return path
-    scores = g.scores()
-    winner = int(g.result().game_info[0, C.GI_WINNER])
-    write("game over: " + "  ".join(f"{_seat_name(rules, p, you)} {s}"
-                                    for p, s in enumerate(scores)))
+    for line in narrator.update(g.history()):
+        write(f"  {line}")
+    _game_over(g, you, write)
+    write(f"saved to {path}; see it trick by trick: bezsim replay --saved {path}")
+    return path
+
+
+def _game_over(g: StepGame, you: int, write: Write) -> None:
+    from bezsim.replay import _settlement_lines
+
+    rules = g.rules
+    info = g.result().game_info[0]
+    write("game over: " + "  ".join(f"{seat_name(rules, p, you)} {s}"
+                                    for p, s in enumerate(g.scores())))
+    if rules.params()[C.PR_ONE_HAND_GAME]:
+        for line in _settlement_lines(info, rules)[1:]:
+            write(line)
+    winner = int(info[C.GI_WINNER])
     if winner < 0:
         who = "none (a draw)"
     elif rules.partners:
         who = "your team" if winner == you % 2 else "the other team"
     else:
-        who = _seat_name(rules, winner, you)
+        who = seat_name(rules, winner, you)
     write(f"winner: {who}")
-    write(f"saved to {path}; see it trick by trick: bezsim replay --saved {path}")
-    return path

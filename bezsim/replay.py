@@ -1,9 +1,10 @@
 """Readable trick-by-trick transcript of one seeded game (``bezsim replay``).
 
 Built from ``trace_one``, which runs the same compiled kernel as a batch run, so the transcript
-is what game ``game`` of seed ``seed`` did inside ``bezsim simulate``. Hands are numbered from
-0 and tricks from 1, as in the tables. Every card is shown, the drawn ones included: this is a
-replay for analysis, not a player's view.
+is what game ``game`` of seed ``seed`` did inside ``bezsim simulate``. Hands and tricks are
+numbered from 1, as ``bezsim play`` numbers them (the tables' ``hand`` ids count from 0: Hand 1
+here is hand 0 there). Every card is shown, the drawn ones included: this is a replay for
+analysis, not a player's view (bezsim/narrate.py tells one seat what it may see).
 
 Polish (R5): after each trick a line lists the winner's open cards (the new ones named), the
 seven of trumps of the trick is shown as exchanged or scored where it lies, and the
@@ -47,15 +48,19 @@ def transcript(rules: Rules, policies: list[str], seed: int, game: int) -> str:
     return transcript_of(rules, policies, seed, game, batch, trace)
 
 
-def transcript_of(rules: Rules, names: list[str], seed: int, game: int, batch, trace) -> str:
+def transcript_of(rules: Rules, names: list[str], seed: int, game: int, batch, trace,
+                  unfinished: str = "") -> str:
     """The transcript of a traced game (``transcript``, or a game played step by step:
-    bezsim/step.py), ``names`` naming the seats."""
+    bezsim/step.py), ``names`` naming the seats. A game left unfinished has no ``batch``:
+    its trace so far, then the line ``unfinished`` where the result would be."""
     policies = names
     rows = [tuple(int(v) for v in row) for row in trace]
     lines = [header(rules, policies, seed, game)]
     replay = _Replay(rules.params())
     for hand_rows in _split_hands(rows):
         lines += replay.hand_lines(hand_rows)
+    if batch is None:
+        return "\n".join([*lines, "", unfinished]) + "\n"
     hands = int(batch.game_info[0, C.GI_HANDS])
     if replay.rubicon:
         lines += _settlement_lines(batch.game_info[0], rules)
@@ -207,9 +212,9 @@ class _Replay:
         self.turnup = turnup
         self.trump = trump
         if trump == C.NO_TRUMP:
-            return (f"\nHand {hand} | dealer: seat {dealer} | trumps undecided (no turn-up; "
+            return (f"\nHand {hand + 1} | dealer: seat {dealer} | trumps undecided (no turn-up; "
                     f"the first marriage or sequence fixes them) | seat {leader} leads")
-        return (f"\nHand {hand} | dealer: seat {dealer} | trumps {suit_name(trump)} "
+        return (f"\nHand {hand + 1} | dealer: seat {dealer} | trumps {suit_name(trump)} "
                 f"(turn-up {card_name(turnup)}) | seat {leader} leads")
 
     def _hand_end_line(self, row: tuple, points_row: tuple) -> str:

@@ -13,6 +13,12 @@ one, keeping a snapshot of the state there. A game played through this API with 
 built-in policies (``play_with``) is exactly the game ``simulate`` writes for the same seed
 and index (tests/test_step.py, every preset). A replay costs one game of engine time, so a
 decision costs a few milliseconds at most (README: the step API).
+
+``history`` replays once more with the engine's trace and returns its rows up to the current
+decision (every card: bezsim/narrate.py tells a seat what it may see of them). ``save`` writes
+a game as JSON (rules, seed, seats, the open seats' decisions, whether it is over or was
+resigned), ``read_saved`` checks such a file without playing it, ``load`` plays it again to
+where it stopped, and ``transcript`` prints it as ``bezsim replay`` does, finished or not.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from bezsim.engine import state as st
 from bezsim.engine.script import (
     ENTRY_WIDTH,
     K_N,
+    K_SNAPSHOT,
+    K_STOPPED,
     SCRIPT_ENTRIES,
     TAIL_WORDS,
     read_snapshot,
@@ -39,6 +47,43 @@ from bezsim.errors import BezsimError
 from bezsim.rules import Rules
 
 OPEN = None        # a seat whose decisions come through ``step``
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A saved game as its file records it (``StepGame.save``), read without playing it."""
+
+    rules: Rules
+    seed: int
+    game: int
+    policies: list
+    decisions: list
+    over: bool
+    resigned: bool
+
+    @property
+    def open_seats(self) -> list[int]:
+        return [s for s, p in enumerate(self.policies) if p is OPEN]
+
+
+def read_saved(path) -> Saved:
+    """The file ``StepGame.save`` wrote, checked; a one-line BezsimError if it is not one."""
+    import json
+    from pathlib import Path
+
+    try:
+        data = json.loads(Path(path).read_text())
+        rules = Rules.make(data["variant"], data["options"])
+        decisions = [(int(d[0]), [int(w) for w in d[1:]]) for d in data["decisions"]]
+        policies = list(data["policies"])
+        if len(policies) != rules.players or not all(p is None or isinstance(p, str)
+                                                     for p in policies):
+            raise ValueError(f"{len(policies)} seats for {rules.variant}")
+        saved = Saved(rules, int(data["seed"]), int(data["game"]), policies, decisions,
+                      bool(data["over"]), bool(data.get("resigned", False)))
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+        raise BezsimError(f"{path}: not a game saved by bezsim play ({e})") from None
+    return saved
 
 
 @dataclass(frozen=True)
@@ -103,7 +148,9 @@ class StepGame:
                       if policies[seat] is not OPEN and self._ids[seat] == SCRIPT}
         self._script: list[tuple[int, list[int]]] = []
         self._events = 64 * int(self._params[C.PR_HAND_CAP])
+        self._trace_cap = 1 << 12                 # history's trace rows (grows when short)
         self.replays = 0
+        self.resigned = False     # the open seat gave up: saved so, never continued
 
     # --- the state at the current decision -----------------------------------------------
 
@@ -200,18 +247,28 @@ class StepGame:
         return index
 
     def transcript(self) -> str:
-        """The finished game trick by trick, every card shown (as ``bezsim replay``)."""
+        """The game trick by trick, every card shown (as ``bezsim replay``); a game left
+        unfinished (or resigned) up to where it stopped, its last line saying so."""
         from bezsim.replay import transcript_of
 
-        if not self.over:
-            raise BezsimError("the game is not over")
-        batch, trace = self._traced()
         names = [p if p is not None else "open" for p in self.policies]
-        return transcript_of(self.rules, names, self.seed, self.game, batch, trace)
+        if self.over:
+            batch, trace = self._traced()
+            return transcript_of(self.rules, names, self.seed, self.game, batch, trace)
+        S = self._S
+        where = f"hand {self.hand + 1}, trick {int(S[st.O_SC + C.SC_TRICK])}"
+        if self.resigned:
+            end = f"Game unfinished: seat {self._seat} resigned at {where}"
+        else:
+            end = (f"Game unfinished: left at {where}, seat {self._seat} to "
+                   f"{'play' if self.decision == 'play' else 'declare'}")
+        return transcript_of(self.rules, names, self.seed, self.game, None, self.history(),
+                             unfinished=end)
 
     def save(self, path) -> None:
-        """The game as JSON (rules, seed, index, seats, every open decision): ``load`` and
-        ``bezsim replay --saved`` play it again exactly."""
+        """The game as JSON (rules, seed, index, seats, every open decision, whether it is
+        over or was resigned): ``load``, ``bezsim play --load`` and ``bezsim replay --saved``
+        play it again exactly."""
         import json
         from pathlib import Path
 
@@ -219,7 +276,7 @@ class StepGame:
 
         data = {"bezsim_version": __version__, "variant": self.rules.variant,
                 "options": self.rules.options, "seed": self.seed, "game": self.game,
-                "policies": self.policies, "over": self.over,
+                "policies": self.policies, "over": self.over, "resigned": self.resigned,
                 "decisions": [[i, *w] for i, w in self._script]}
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(json.dumps(data) + "\n")
@@ -227,22 +284,33 @@ class StepGame:
     @classmethod
     def load(cls, path) -> StepGame:
         """A saved game (``save``), played again to where it was saved."""
-        import json
-        from pathlib import Path
-
-        try:
-            data = json.loads(Path(path).read_text())
-            rules = Rules.make(data["variant"], data["options"])
-            script = [(int(d[0]), [int(w) for w in d[1:]]) for d in data["decisions"]]
-            policies = data["policies"]
-            seed, game = int(data["seed"]), int(data["game"])
-        except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
-            raise BezsimError(f"{path}: not a game saved by bezsim play ({e})") from None
+        saved = read_saved(path)
         g = cls.__new__(cls)
-        g._setup(rules, seed, game, policies)
-        g._script = script
+        g._setup(saved.rules, saved.seed, saved.game, saved.policies)
+        g._script = saved.decisions
+        g.resigned = saved.resigned
         g._advance()
         return g
+
+    def history(self) -> np.ndarray:
+        """The engine's trace rows (engine/constants.py, TR_*) of the game so far: up to the
+        current decision, or the whole game once it is over. One more replay, with a trace.
+        Every card is in it, the concealed ones too: what a seat may be told of it is
+        bezsim/narrate.py's business."""
+        if self.over:
+            return self._traced()[1]
+        while True:
+            hs, hi, gi, ev, S = self._buffers(self._trace_cap)
+            self._run(hs, hi, gi, ev, S)
+            k = S.shape[0] - TAIL_WORDS
+            if not S[k + K_STOPPED]:
+                raise BezsimError("the game's replay no longer stops at its decision")
+            n = int(S[k + K_SNAPSHOT + st.CTR_TRACE])  # the rows there: the snapshot's count
+            if n < self._trace_cap:
+                break
+            self._trace_cap *= 4                # the trace did not fit: a longer one
+        base = st.O_EVENTS + 2 * int(S[st.O_EV_CAP])
+        return S[base:base + C.TR_SIZE * n].reshape(n, C.TR_SIZE).copy()
 
     def _traced(self):
         """The game again with its full trace (for the transcript)."""

@@ -84,6 +84,15 @@ def _make_sandbox(root: Path) -> dict[str, str]:
         places[name.removesuffix(".json")] = root / name
     (root / "binary.json").write_bytes(b"\xff\xfe\x00{")
     places["binary"] = root / "binary.json"
+    for name, over, resigned, seats in (
+            ("saved_left", False, False, [None, "expert"]),      # files bezsim play saves
+            ("saved_over", True, False, [None, "expert"]),
+            ("saved_resigned", False, True, [None, "expert"]),
+            ("saved_all_open", False, False, [None, None])):     # a step API game
+        (root / f"{name}.json").write_text(json.dumps(
+            {"variant": "ordinary", "options": {}, "seed": 3, "game": 0, "policies": seats,
+             "over": over, "resigned": resigned, "decisions": []}))
+        places[name] = root / f"{name}.json"
     (root / "cwd").mkdir()
     return {name: str(path) for name, path in places.items()}
 
@@ -408,6 +417,26 @@ PLAY = [
     (["--option", "target=0", "--seed", "1"], "option target=0 is out of range"),
     (["--save", "{empty_dir}", "--seed", "1"], "Invalid value for '--save': File '{empty_dir}' "
                                                "is a directory"),
+    (["--load", "{missing}.json"], "Invalid value for '--load': File '{missing}.json' does not "
+                                   "exist"),
+    (["--load", "{empty_dir}"], "Invalid value for '--load': File '{empty_dir}' is a directory"),
+    (["--load", "{file}"], "{file}: not a game saved by bezsim play"),
+    (["--load", "{binary}"], "{binary}: not a game saved by bezsim play"),
+    (["--load", "{position_ok}"], "{position_ok}: not a game saved by bezsim play"),
+    (["--load", "{saved_over}"], "{saved_over}: the game is over; see it with bezsim replay "
+                                 "--saved"),
+    (["--load", "{saved_resigned}"], "{saved_resigned}: the game was resigned"),
+    (["--load", "{saved_all_open}"], "{saved_all_open}: not a game saved by bezsim play (2 open "
+                                     "seats, not one)"),
+    (["--load", "{saved_left}", "--seed", "3"], "--seed cannot be combined with --load"),
+    (["--load", "{saved_left}", "--variant", "polish"], "--variant cannot be combined with "
+                                                        "--load"),
+    (["--load", "{saved_left}", "--option", "target=500"], "--option cannot be combined with "
+                                                           "--load"),
+    (["--load", "{saved_left}", "--seat", "0"], "--seat cannot be combined with --load"),
+    (["--load", "{saved_left}", "--against", "greedy"], "--against cannot be combined with "
+                                                        "--load"),
+    (["--load", "{saved_left}", "--hint", "nope"], "unknown policy 'nope'"),
 ]
 
 TOP_LEVEL = [

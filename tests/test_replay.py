@@ -67,6 +67,18 @@ def test_every_scoring_event_is_in_the_transcript(policies, seed, game):
     assert hand == int(batch.game_info[g, C.GI_HANDS])
 
 
+def test_hands_are_numbered_from_one_as_play_shows_them():
+    """Hand 1 is the tables' hand 0 (bezsim play numbers hands from 1 too: test_play.py)."""
+    text = transcript(RULES, ["greedy", "greedy"], 11, 4)
+    batch, g = _batch_row(["greedy", "greedy"], 11, 4)
+    hands = int(batch.game_info[g, C.GI_HANDS])
+    numbers = [int(x.split()[1]) for x in text.splitlines() if x.startswith("Hand ")]
+    assert hands >= 2 and numbers == list(range(1, hands + 1))
+    dealers = [int(re.search(r"dealer: seat (\d)", x).group(1)) for x in text.splitlines()
+               if x.startswith("Hand ")]
+    assert dealers == [int(batch.hand_info[g, h, C.HI_DEALER]) for h in range(hands)]
+
+
 def test_same_seed_same_text_and_other_game_other_text():
     first = transcript(RULES, ["random", "greedy"], 8, 2)
     assert transcript(RULES, ["random", "greedy"], 8, 2) == first
@@ -138,11 +150,11 @@ COMBINATION_KINDS = set(range(C.K_FOUR_JACKS + 1))
 
 
 def _walk(text: str):
-    """(hand, trick, line) of every line after the first trick line of hand 0."""
+    """(hand as the trace counts it, from 0; trick; line) of every line."""
     hand, trick = -1, 0
     for line in text.splitlines():
         if line.startswith("Hand "):
-            hand, trick = int(line.split()[1]), 0
+            hand, trick = int(line.split()[1]) - 1, 0     # the transcript counts from 1
         elif m := TRICK_LINE.match(line):
             trick = int(m.group(1))
         yield hand, trick, line
