@@ -140,7 +140,7 @@ def _rules_options(func):
     """--variant, --option and --policies: shared by the commands that play games."""
     func = click.option("--policy-param", "policy_params", multiple=True,
                         metavar="POLICY.PARAM=VALUE",
-                        help="A policy parameter (repeatable); `bezsim policies` lists "
+                        help="A policy parameter (repeatable); 'bezsim policies' lists "
                              "them.")(func)
     func = click.option("--policies", "--policy", "policies",
                         shell_complete=_complete_policies, default="random",
@@ -151,7 +151,7 @@ def _rules_options(func):
                              "carry parameters: greedy(stage2_win_margin=8).")(func)
     func = click.option("--option", "options", multiple=True,
                         shell_complete=_complete_option, metavar="NAME=VALUE",
-                        help="Rule option (repeatable); `bezsim options` lists them.")(func)
+                        help="Rule option (repeatable); 'bezsim options' lists them.")(func)
     func = click.option("--players", type=int, default=None,
                         help="Number of players; must be the variant's (checked).")(func)
     func = click.option("--variant", default="ordinary", show_default=True,
@@ -316,18 +316,23 @@ def _print_summary(summary) -> None:
 @click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Game index within the run.")
 @click.option("--saved", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A game saved by `bezsim play`: its transcript, every card shown (a game "
+              help="A game saved by 'bezsim play': its transcript, every card shown (a game "
                    "left or resigned: as far as it went).")
 def replay(variant: str, players: int | None, options: tuple[str, ...], policies: str,
            policy_params: tuple[str, ...], seed: int | None, game: int,
            saved: str | None) -> None:
     """Print a readable transcript of one seeded game, or of a game played with
-    `bezsim play`. Hands and tricks are numbered from 1, as `bezsim play` shows them (the
+    'bezsim play'. Hands and tricks are numbered from 1, as 'bezsim play' shows them (the
     tables' hand ids count from 0)."""
-    if saved is not None:
-        from bezsim.step import StepGame
+    from bezsim.engine.compiling import compiles_said
 
-        click.echo(StepGame.load(saved).transcript().rstrip("\n"))
+    if saved is not None:
+        from bezsim.step import StepGame, read_saved
+
+        bots = [p for p in read_saved(saved).policies if p is not None]
+        with compiles_said(_step_needs(bots)):
+            text = StepGame.load(saved).transcript()
+        click.echo(text.rstrip("\n"))
         return
     if seed is None:
         raise BezsimError("replay needs --seed (the run's root seed), or --saved FILE")
@@ -335,7 +340,9 @@ def replay(variant: str, players: int | None, options: tuple[str, ...], policies
     policy_list = _parse_policies(policies, rules.players, policy_params)
     from bezsim.replay import transcript
 
-    click.echo(transcript(rules, policy_list, seed, game).rstrip("\n"))
+    with compiles_said([("trace", policy_list)]):
+        text = transcript(rules, policy_list, seed, game)
+    click.echo(text.rstrip("\n"))
 
 
 _GAME_DEFINING = ("variant", "options", "against", "seed", "seat")
@@ -357,7 +364,7 @@ _GAME_DEFINING = ("variant", "options", "against", "seed", "seat")
 @click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
               help="Your seat (0 leads the first trick unless you deal).")
 @click.option("--hint", "hint", default="expert", show_default=True,
-              shell_complete=_complete_policies, help="The policy that answers `h`.")
+              shell_complete=_complete_policies, help="The policy that answers 'h'.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Where to save the game [default: data/games/VARIANT-seedS-TIME.json; "
                    "with --load, the file loaded].")
@@ -368,6 +375,7 @@ _GAME_DEFINING = ("variant", "options", "against", "seed", "seat")
 def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: str,
          seed: int | None, seat: int, hint: str, save: str | None, load: str | None) -> None:
     """Play a game against the bots at the terminal, or continue one (--load FILE)."""
+    from bezsim.engine.compiling import compiles_said
     from bezsim.play import continue_terminal, play_terminal
     from bezsim.policies.registry import parse_spec
 
@@ -381,7 +389,11 @@ def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: st
             raise click.UsageError(f"{flag} cannot be combined with --load: the saved game "
                                    "fixes it")
         parse_spec(hint)
-        continue_terminal(load, hint, save, write=click.echo)     # refuses a file it cannot
+        from bezsim.step import read_saved
+
+        bots = [p for p in read_saved(load).policies if p is not None]
+        with compiles_said(_step_needs([*bots, hint])):
+            continue_terminal(load, hint, save, write=click.echo)  # refuses a file it cannot
         return
     rules = _make_rules(variant, options, None)
     if seat >= rules.players:
@@ -390,7 +402,17 @@ def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: st
         parse_spec(spec)
     if seed is None:
         seed = draw_seed()
-    play_terminal(rules, against, seed, seat, hint, save, write=click.echo)
+    with compiles_said(_step_needs([against, hint])):
+        play_terminal(rules, against, seed, seat, hint, save, write=click.echo)
+
+
+def _step_needs(specs: list[str]) -> list[tuple[str, list[str]]]:
+    """What a game driven step by step compiles: the replay with every built-in, and the
+    search (or a plug-in) where a seat or the hint plays one."""
+    from bezsim.engine.compiling import kernel_set
+
+    return [("step", [])] + [("run", [spec]) for spec in specs
+                             if kernel_set([spec]) == "external"]
 
 
 def _json_default(value: Any) -> Any:
@@ -409,12 +431,15 @@ def _json_default(value: Any) -> Any:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
 def explain(file: str, as_json: bool) -> None:
-    """Explain a position file (``-``: read it from standard input): legal moves,
-    declarations, scores."""
+    """Explain a position file (FILE '-' reads it from standard input): the legal moves,
+    the declarations with their points, the scores."""
+    from bezsim.engine.compiling import compiles_said
     from bezsim.position import explain as explain_position
     from bezsim.position import format_explanation, load_position
 
-    explanation = explain_position(load_position(file))
+    position = load_position(file)
+    with compiles_said([("position", [])]):
+        explanation = explain_position(position)
     if as_json:
         click.echo(json.dumps(explanation, indent=2, ensure_ascii=False, default=_json_default))
     else:
@@ -503,7 +528,7 @@ def policies_command(as_json: bool) -> None:
                    "four_handed_partners, polish, rubicon.")
 @click.option("--option", "options", multiple=True,
               shell_complete=_complete_option, metavar="NAME=VALUE",
-              help="Rule option (repeatable); `bezsim options` lists them.")
+              help="Rule option (repeatable); 'bezsim options' lists them.")
 @click.option("--policies", "--policy", "policies",
               shell_complete=_complete_policies, required=True, metavar="P1,P2[,...]",
               help="Two or more distinct policies, comma separated; every pair plays.")
@@ -564,7 +589,7 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
                    "four_handed_partners, polish, rubicon.")
 @click.option("--option", "options", multiple=True,
               shell_complete=_complete_option, metavar="NAME=VALUE",
-              help="Rule option (repeatable); `bezsim options` lists them.")
+              help="Rule option (repeatable); 'bezsim options' lists them.")
 @click.option("--policy", default="expert", show_default=True,
               help="The policy to tune, optionally with starting values: "
                    "expert(cash=0.8), or @file.json from an earlier tuning.")

@@ -25,6 +25,7 @@ from pathlib import Path
 from bezsim.cards import parse_card
 from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
+from bezsim.io.writable import KeptElsewhere, check_writable_file, write_or_keep
 from bezsim.narrate import Narrator, seat_name
 from bezsim.rules import Rules
 from bezsim.step import StepGame, read_saved
@@ -138,8 +139,9 @@ def play_terminal(rules: Rules, against: str, seed: int, you: int = 0, hint: str
                   write: Write = print) -> Path:
     """Play one game at the terminal; returns where it was saved."""
     policies = [None if s == you else against for s in range(rules.players)]
-    g = StepGame(rules, seed, game, policies)
     path = Path(save) if save else _default_path(rules, seed)
+    check_writable_file(path, "the saved game")        # before the game, not at its end
+    g = StepGame(rules, seed, game, policies)
     partner = f" (your partner is seat {(you + 2) % 4})" if rules.partners else ""
     write(f"bezsim play · {rules.variant} · you are seat {you}{partner} · the others play "
           f"{against} · seed {seed}. Type ? for help.")
@@ -166,6 +168,7 @@ def continue_terminal(load: str | Path, hint: str = "expert", save: str | Path |
     options, seed, seats and opponents come from the file; it is saved again to ``save``, or
     to the same file."""
     check_continuable(load)
+    check_writable_file(Path(save) if save else Path(load), "the saved game")
     g = StepGame.load(load)
     if g.over:
         raise BezsimError(f"{load}: the game is over; see it with bezsim replay --saved {load}")
@@ -245,11 +248,11 @@ def _play(g: StepGame, you: int, hint: str, path: Path, narrator: Narrator, read
                 break
             g.step(i)
     except (EOFError, KeyboardInterrupt):
-        g.save(path)
+        path = _save(g, path)
         write(f"\ngame left unfinished; saved to {path}; continue it with: "
               f"bezsim play --load {path}")
         return path
-    g.save(path)
+    path = _save(g, path)
     if g.resigned:
         write(f"you resigned; the game is saved to {path}; see it with: "
               f"bezsim replay --saved {path}")
@@ -258,6 +261,18 @@ def _play(g: StepGame, you: int, hint: str, path: Path, narrator: Narrator, read
         write(f"  {line}")
     _game_over(g, you, write)
     write(f"saved to {path}; see it trick by trick: bezsim replay --saved {path}")
+    return path
+
+
+def _save(g: StepGame, path: Path) -> Path:
+    """Save the game; should the disk refuse it now, keep it in a new folder and say how to
+    go on from there (OutputError)."""
+    try:
+        write_or_keep(g.save, path, "the game", is_file=True)
+    except KeptElsewhere as exc:
+        then = ("continue it with" if not (g.over or g.resigned) else "see it with")
+        command = "bezsim play --load" if then == "continue it with" else "bezsim replay --saved"
+        raise KeptElsewhere(f"{exc}; {then}: {command} {exc.kept}", exc.kept) from None
     return path
 
 

@@ -341,3 +341,15 @@ def test_real_engine_same_seed_same_tables_for_any_threads_and_shards(tmp_path):
                                       b[name].reset_index(drop=True))
     assert len(list((tmp_path / "b" / "hands").glob("*.parquet"))) == 9
     assert a["games"]["hands"].sum() == len(a["hands"]) // 2
+
+
+def test_help_shows_no_raw_markup():
+    """--help of the group and of every command is plain text: no Markdown or reST marks
+    (backticks, ** or ::) from the docstrings and option texts."""
+    commands = ["", *sorted(cli.cli.commands)]
+    assert {"explain", "play", "replay", "simulate"} <= set(commands)
+    for name in commands:
+        result = CliRunner().invoke(cli.cli, [*([name] if name else []), "--help"])
+        assert result.exit_code == 0, result.stderr
+        for mark in ("`", "**", "::"):
+            assert mark not in result.stdout, (name, mark)

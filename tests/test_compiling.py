@@ -198,6 +198,60 @@ def test_the_cache_is_read_as_numba_reads_it(tmp_path):
     assert empty.stdout.strip() == str([False] * 8)
 
 
+POSITION = ('{"variant": "ordinary", "trumps": "♥", "turnup": "9♥", "stock": 20, "trick": 12, '
+            '"phase": "declare", "seats": [{"hand": ["K♥", "Q♥", "J♦", "Q♠"]}, {"hand": []}]}')
+
+
+@pytest.mark.parametrize("command, module, function, about", [
+    (["explain", "{position}"], "bezsim.position", "explain", "about 15 s"),
+    (["replay", "--seed", "1"], "bezsim.replay", "transcript", "about 45 s"),
+    (["replay", "--seed", "1", "--policies", "expert"], "bezsim.replay", "transcript",
+     "about 75 s"),
+    (["play", "--seed", "1", "--save", "{tmp}/g.json"], "bezsim.play", "play_terminal",
+     "about 75 s"),
+    (["play", "--seed", "1", "--hint", "search", "--save", "{tmp}/g.json"], "bezsim.play",
+     "play_terminal", "about 225 s"),
+    (["tune", "--policy", "heuristic", "--against", "random,expert", "--deals", "2",
+      "--generations", "1", "--popsize", "2", "--seed", "1", "--out", "{tmp}/tune"],
+     "bezsim.tune", "tune", "about 120 s"),
+])
+def test_every_command_that_may_compile_says_so_once(command, module, function, about,
+                                                     tmp_path, monkeypatch):
+    """Cold (nothing in the cache), each command says one line on stderr when its first
+    kernel compiles, with the estimate of what it calls: the position kernels, a traced
+    game, the step API's replay (and the search a hint plays), a tuning's run kernels."""
+    import importlib
+
+    (tmp_path / "position.json").write_text(POSITION)
+    target = importlib.import_module(module)
+    real = getattr(target, function)
+    compiled = []
+
+    def with_compiles(*args, **kwargs):    # the command's work, with two kernels to compile
+        @numba.njit
+        def first(x):
+            return x + 7
+
+        @numba.njit
+        def second(x):
+            return first(x) * 7
+
+        compiled.append(second(1))
+        if function == "tune":              # the tuning itself is tested elsewhere
+            return {"start": {"fitness": 0.5}, "best": {"fitness": 0.5, "spec": "heuristic",
+                                                        "one_hand": False}, "generation": 1}
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(target, function, with_compiles)
+    monkeypatch.setattr(compiling, "entry_cached", lambda entry, run_set: False)
+    args = [a.format(position=tmp_path / "position.json", tmp=tmp_path) for a in command]
+    result = CliRunner().invoke(cli.cli, args, input="q\n", prog_name="bezsim")
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    assert compiled == [56]
+    said = [line for line in result.stderr.splitlines() if "compiling" in line]
+    assert said == [f"compiling the engine for this machine (once, {about})…"]
+
+
 def test_a_tournament_says_it_compiles_before_its_bar(fake_engine, rules, capsys, monkeypatch):
     from bezsim.tournament import run_tournament
 

@@ -159,6 +159,42 @@ def test_policies_command_lists_builtins_and_parameters():
     assert "has no parameter 'nope'" in bad.stderr
 
 
+def test_the_policies_command_shows_what_each_preset_plays():
+    """A policy tuned per preset (expert) shows the value every preset plays, as the engine
+    receives it, and '-' where the preset never reads the parameter; the text and --json
+    agree; no base value that no preset plays is shown as a default."""
+    import json
+
+    from click.testing import CliRunner
+
+    from bezsim.cli import cli
+    from bezsim.policies.registry import BUILTINS, _number, policy_params
+    from bezsim.rules import VARIANTS
+
+    text = CliRunner().invoke(cli, ["policies"]).stdout.splitlines()
+    data = {p["name"]: p for p in json.loads(CliRunner().invoke(cli, ["policies", "--json"])
+                                             .stdout)}
+    tuned = [info for info in BUILTINS.values() if info.by_variant and info.params]
+    assert [info.name for info in tuned] == ["expert"]
+    for info in tuned:
+        start = text.index(next(line for line in text if line.startswith(f"{info.name}: ")))
+        header = text[start + 2].split()
+        assert header == ["parameter", *VARIANTS]
+        for i, p in enumerate(info.params):
+            cells = text[start + 3 + i].split()
+            assert cells[0] == p.name
+            for v, cell in zip(VARIANTS, cells[1:], strict=True):
+                played = policy_params([info.name], v)[0, i].item()
+                assert cell == (_number(str(played)) if p.read_in(v) else "-"), (p.name, v)
+                assert data[info.name]["parameters"][i]["default_by_variant"][v] == played
+        block = text[start:start + 4 + 2 * len(info.params)]
+        assert not any(" = " in line for line in block)      # no base value as a default
+    # a parameter tuned differently from its base value in every preset that reads it
+    expert = BUILTINS["expert"]
+    combo = expert.params[0]
+    assert all(policy_params(["expert"], v)[0, 0] != combo.default for v in VARIANTS)
+
+
 @pytest.mark.parametrize("variant", ["ordinary", "polish"])
 def test_heuristic_beats_greedy_on_duplicate_deals(variant):
     """issue 6: the expert heuristic wins more than half of duplicate games against greedy

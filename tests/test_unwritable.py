@@ -124,6 +124,49 @@ def test_report_refuses_a_read_only_out(read_only_dir):
     _one_line_exit_2(done, seconds, f"cannot write to report output directory {read_only_dir}")
 
 
+@pytest.mark.parametrize("save", ["g.json", "games/g.json"])
+def test_play_refuses_a_read_only_save_before_the_game(read_only_dir, save):
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "bezsim", "play", "--seed", "3", "--save",
+                           str(read_only_dir / save)], input="1\n1\n1\n", capture_output=True,
+                          text=True, timeout=120)
+    seconds = time.perf_counter() - began
+    verb = "create" if "/" in save else "write to"
+    _one_line_exit_2(done, seconds, f"cannot {verb} the folder of the saved game")
+
+
+def test_play_with_its_default_save_place_read_only_is_refused(read_only_dir):
+    done, seconds = _bezsim("play", "--seed", "3", cwd=read_only_dir)
+    _one_line_exit_2(done, seconds, "cannot create the folder of the saved game data/games")
+
+
+def test_a_game_whose_save_fails_at_the_end_is_kept_elsewhere(tmp_path, monkeypatch):
+    """The disk refuses the save once the game is left: the game goes to a new folder, and
+    the error says how to continue it from there."""
+    from bezsim.play import play_terminal
+    from bezsim.rules import Rules
+    from bezsim.step import StepGame
+
+    target = tmp_path / "g.json"
+    real = StepGame.save
+
+    def save(self, path):
+        if Path(path) == target:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(self, path)
+
+    monkeypatch.setattr(StepGame, "save", save)
+    answers = iter(["1", "1", "q"])
+    with pytest.raises(KeptElsewhere) as info:
+        play_terminal(Rules.make("ordinary"), "greedy", 4, save=target,
+                      read=lambda prompt: next(answers), write=lambda line: None)
+    kept = info.value.kept
+    assert str(info.value) == (f"cannot write {target}: No space left on device; the game "
+                               f"kept in {kept}; continue it with: bezsim play --load {kept}")
+    again = StepGame.load(kept)
+    assert not again.over and len(again._script) == 2
+
+
 def test_a_study_refuses_a_read_only_report_folder(read_only_dir, tmp_path):
     began = time.perf_counter()
     done = subprocess.run([sys.executable, str(REPO / "analyses" / "leading_first.py"),

@@ -462,10 +462,15 @@ def describe_data() -> list[dict]:
 
 
 def describe() -> str:
-    """The built-in policies and their parameters, for ``bezsim policies``."""
+    """The built-in policies and their parameters, for ``bezsim policies``: the default of
+    each parameter, and for a policy tuned per preset (expert) the value each preset plays,
+    in one table ('-': that preset's games never read the parameter)."""
     lines = []
     for info in BUILTINS.values():
         lines.append(f"{info.name}: {info.summary}")
+        if info.by_variant and info.params:
+            lines += _by_variant_lines(info)
+            continue
         for p in info.params:
             bounds = "" if p.domain() == "any finite number" else f"; {p.domain()}"
             lines.append(f"    {p.name} = {_number(str(p.default))}  ({p.meaning}{bounds})")
@@ -474,3 +479,27 @@ def describe() -> str:
     lines.append("Your own policy: --policies package.module:function, an @njit function "
                  "policy(S, seat, params, rng) -> int (docs/user_policies.md).")
     return "\n".join(lines)
+
+
+def _by_variant_lines(info: PolicyInfo) -> list[str]:
+    """A policy tuned per preset: its defaults as a table (parameter by preset), then what
+    each parameter means."""
+    from bezsim.rules import VARIANTS
+
+    rows = {v: policy_params([info.name], v)[0] for v in VARIANTS}
+    table = [["parameter", *VARIANTS]]
+    for i, p in enumerate(info.params):
+        table.append([p.name, *(_number(str(rows[v][i].item())) if p.read_in(v) else "-"
+                                for v in VARIANTS)])
+    widths = [max(len(row[c]) for row in table) for c in range(len(table[0]))]
+    lines = ["    defaults, tuned per preset (what a preset plays unless you set a value; "
+             "-: its games never read it):"]
+    for row in table:
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in
+                                             zip(row[1:], widths[1:], strict=True)]
+        lines.append("      " + "  ".join(cells))
+    lines.append("    what each parameter means:")
+    for p in info.params:
+        bounds = "" if p.domain() == "any finite number" else f"; {p.domain()}"
+        lines.append(f"      {p.name}: {p.meaning}{bounds}")
+    return lines
