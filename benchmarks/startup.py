@@ -1,12 +1,16 @@
-"""Start-up time of ``bezsim simulate``: the cold first run (compiling every kernel into an
-empty cache) and the warm runs after it (kernels loaded from the on-disk cache).
+"""Start-up time of a bezsim command: the cold first run (compiling every kernel it calls into
+an empty cache) and the warm runs after it (kernels loaded from the on-disk cache).
 
-    python benchmarks/startup.py [--warm-runs 3] [--variant ordinary] [--policies random]
+    python benchmarks/startup.py [--command simulate] [--warm-runs 3] [--variant ordinary]
+                                 [--policies random]
 
-Each run is ``bezsim simulate --games 1`` in a fresh process with its own empty output
-directory, timed from process start to exit: an upper bound on the time to the first game.
-Prints one JSON line per run. The cold run uses a temporary NUMBA_CACHE_DIR, so the cache
-you normally use is left alone.
+Commands: ``simulate`` (``--games 1``), ``play`` (the first screen, then quit), ``explain``
+(a small position), ``replay`` (a seeded game's transcript; ``--after-run`` first fills the
+cache with the run kernels of its policies, as a simulate would, and times the replay
+alone). Each run is one fresh process with its own output, timed from start to exit: an
+upper bound on the time to the first game or screen. The cold run uses a temporary
+NUMBA_CACHE_DIR, so the cache you normally use is left alone. One JSON line per run. The
+compile estimates that commands say (bezsim/engine/compiling.py) come from these figures.
 """
 
 from __future__ import annotations
@@ -19,30 +23,60 @@ import sys
 import tempfile
 import time
 
+POSITION = ('{"variant": "ordinary", "trumps": "♥", "turnup": "9♥", "stock": 20, "trick": 12, '
+            '"phase": "declare", "seats": [{"hand": ["K♥", "Q♥", "J♦", "Q♠"]}, {"hand": []}]}')
 
-def timed_run(env: dict[str, str], out: str, variant: str, policies: str) -> float:
+
+def command_line(args, tmp: str, k: int) -> tuple[list[str], str | None]:
+    """The bezsim arguments of run k, and its standard input."""
+    rules = ["--variant", args.variant]
+    if args.command == "simulate":
+        return (["simulate", *rules, "--policies", args.policies, "--games", "1", "--seed",
+                 "1", "--out", os.path.join(tmp, f"run{k}"), "--no-progress"], None)
+    if args.command == "play":
+        return (["play", *rules, "--against", args.policies, "--seed", "1", "--save",
+                 os.path.join(tmp, f"game{k}.json")], "q\n")
+    if args.command == "explain":
+        path = os.path.join(tmp, "position.json")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(POSITION)
+        return ["explain", path], None
+    return ["replay", *rules, "--policies", args.policies, "--seed", "1"], None
+
+
+def timed_run(env: dict[str, str], argv: list[str], stdin: str | None) -> float:
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "bezsim", "simulate", "--variant", variant,
-                    "--policies", policies, "--games", "1", "--seed", "1", "--out", out,
-                    "--no-progress"], env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "bezsim", *argv], env=env, check=True,
+                   capture_output=True, text=True, input=stdin)
     return time.perf_counter() - t
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--command", default="simulate",
+                    choices=("simulate", "play", "explain", "replay"))
     ap.add_argument("--warm-runs", type=int, default=3)
     ap.add_argument("--variant", default="ordinary")
     ap.add_argument("--policies", default="random",
-                    help="what the run plays: random (a plain simulate), expert, or search "
-                         "compile different kernels (bezsim/engine/external.py)")
+                    help="what the run plays (for play: the opponents): random (a plain "
+                         "simulate), expert, or search compile different kernels "
+                         "(bezsim/engine/external.py)")
+    ap.add_argument("--after-run", action="store_true",
+                    help="first compile the run kernels of --policies (untimed)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "numba"))
+        if args.after_run:
+            subprocess.run([sys.executable, "-m", "bezsim", "simulate", "--variant",
+                            args.variant, "--policies", args.policies, "--games", "1",
+                            "--seed", "1", "--out", os.path.join(tmp, "warm-up"),
+                            "--no-progress"], env=env, check=True, capture_output=True)
         for k in range(1 + args.warm_runs):
-            seconds = timed_run(env, os.path.join(tmp, f"run{k}"), args.variant,
-                                args.policies)
-            print(json.dumps({"run": "cold" if k == 0 else "warm", "variant": args.variant,
-                              "policies": args.policies, "seconds": round(seconds, 2)}),
+            argv, stdin = command_line(args, tmp, k)
+            seconds = timed_run(env, argv, stdin)
+            print(json.dumps({"command": args.command, "run": "cold" if k == 0 else "warm",
+                              "variant": args.variant, "policies": args.policies,
+                              "after_run": args.after_run, "seconds": round(seconds, 2)}),
                   flush=True)
 
 
