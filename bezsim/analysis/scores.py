@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bezsim.analysis.load import Run
+from bezsim.analysis.load import Run, n_hands
 from bezsim.analysis.stats import Estimate, mean_ci, wilson
 from bezsim.analysis.wins import first_leader, wins_by_first_position
 
@@ -75,7 +75,7 @@ def score_summary(run: Run) -> dict[str, Estimate | int]:
     decided = g[g["winner"] >= 0]
     out: dict[str, Any] = {
         "games": n,
-        "hands": int(g["hands"].sum()),
+        "hands": n_hands(run),
         "points_per_seat_hand": mean_ci(hp["per_seat"].to_numpy()),
     }
     if run.one_hand_game:

@@ -20,7 +20,7 @@ from bezsim.analysis import plots
 from bezsim.analysis.combinations import LABELS, combination_table, estimate
 from bezsim.analysis.compare import policy_comparison
 from bezsim.analysis.convergence import convergence
-from bezsim.analysis.load import RULES_SECTION, Run, load_run
+from bezsim.analysis.load import RULES_SECTION, Run, load_run, n_hands
 from bezsim.analysis.scores import hand_points, per_game, quantiles, score_summary
 from bezsim.analysis.stats import Estimate
 from bezsim.report.document import Bullets, Document, Figure, Table, est, pct, signed
@@ -427,7 +427,7 @@ def build_run_report(run_dir: str | Path | Run, title: str | None = None) -> Doc
                    f"{', '.join(run.policies)}, seed {run.seed}.")
     doc.record("variant", run.variant)
     doc.record("games", run.n_games)
-    doc.record("hands", int(run.table("games", ["hands"])["hands"].sum()))
+    doc.record("hands", n_hands(run))
     configuration(doc, run)
     headline(doc, run)
     distributions(doc, run)
