@@ -80,9 +80,11 @@ def test_every_json_estimate_is_value_low_high(runs, command, variant):
 def test_seats_says_agree_only_when_every_seat_plays_alike(runs):
     mixed = invoke("seats", str(runs["ordinary"])).stdout
     assert "these should agree" not in mixed
-    assert "games won by seat (the seats play different policies: these compare them):" in mixed
+    assert ("games won by seat, share of the 40 games decided (the seats play different "
+            "policies: these compare them):") in mixed
     alike = invoke("seats", str(runs["three_handed"])).stdout
-    assert "games won by seat (seats are dealt at random, so these should agree):" in alike
+    assert ("games won by seat, share of the 10 games decided (seats are dealt at random, so "
+            "these should agree):") in alike
 
 
 def test_seats_shows_triple_bezique_only_where_there_can_be_one(runs):

@@ -4,11 +4,13 @@
     run = load_run("data/samples/ordinary")
     score_summary(run)["points_per_seat_hand"]      # Estimate(value, low, high)
 
-Modules: ``stats`` (Wilson, means, differences), ``load`` (runs into pandas), ``scores``,
-``combinations``, ``compare`` (run against run, policy against policy), ``convergence``,
-``seats`` / ``compounds`` / ``rubicon`` (the variant questions, also ``bezsim seats`` etc.),
-``exact`` (probabilities by counting), ``plots`` (matplotlib figures, imported on demand),
-``samples`` (the committed sample runs).
+Modules: ``stats`` (Wilson, means, differences), ``load`` (runs into pandas), ``declared``
+(what counts as declared: scored, never ``lost``), ``wins`` (shares of the games decided),
+``scores``, ``combinations``, ``compare`` (run against run, policy against policy),
+``convergence``, ``seats`` / ``compounds`` / ``rubicon`` (the variant questions, also
+``bezsim seats`` etc.), ``exact`` (probabilities by counting), ``plots`` (matplotlib figures,
+imported on demand), ``samples`` (the committed sample runs). A figure that two commands or
+report sections state is computed in one of these, once.
 """
 
 from bezsim.analysis.combinations import combination_table

@@ -5,16 +5,21 @@
 
 One row per scoring kind that occurred: combinations first, then the other sources of
 points (sevens, brisques, last trick, carte blanche). Counts are per hand, all seats
-together; a combination shown "to score" and scored later counts once (R1.10), one never
-scored counts as ``lost``. Hands are the units of the intervals (95%).
+together, of what was declared (``bezsim.analysis.declared``: a combination shown "to score"
+and scored later counts once, R1.10); one shown "to score" and never scored counts only as
+``lost``. Hands are the units of the intervals (95%). ``kind_frequency`` gives one kind's
+row the same way, for the commands that state it (``bezsim seats``, ``bezsim rubicon``).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 
-from bezsim.analysis.load import Run
+from bezsim.analysis.declared import count_lost, is_declared, read_declared
+from bezsim.analysis.load import Run, n_hands
 from bezsim.analysis.stats import Z95, Estimate, wilson
 from bezsim.engine.constants import KIND_NAMES
 
@@ -45,35 +50,59 @@ def sparse_mean_ci(values: np.ndarray, n: int, z: float = Z95) -> Estimate:
     return Estimate(mean, max(0.0, mean - half), mean + half)
 
 
-def n_hands(run: Run) -> int:
-    return int(run.table("games", ["hands"])["hands"].sum())
+class KindFrequency(NamedTuple):
+    """One scoring kind in a run: declared and lost counts, declared per hand, share of
+    hands with one declared, and points per hand (intervals 95%, hands as units)."""
+
+    declared: int
+    lost: int
+    per_hand: Estimate
+    hands_with: Estimate
+    points: float
+    points_per_hand: Estimate
+
+
+def frequency(events: pd.DataFrame, lost: int, hands: int) -> KindFrequency:
+    """The figures of one kind from its declared rows (``game_id``, ``hand``, ``points``),
+    its lost count and the run's hands: the one computation behind the combination table's
+    row and ``kind_frequency``, so both state the same numbers."""
+    per_hand = events.groupby(["game_id", "hand"], sort=True)["points"].agg(["size", "sum"])
+    counts = per_hand["size"].to_numpy()
+    points = per_hand["sum"].to_numpy()
+    return KindFrequency(int(counts.sum()), lost, sparse_mean_ci(counts, hands),
+                         wilson(len(per_hand), hands), float(points.sum()),
+                         sparse_mean_ci(points, hands))
+
+
+def kind_frequency(run: Run, kind: str) -> KindFrequency:
+    """One kind's row of ``combination_table`` (reading only that kind's rows)."""
+    events = read_declared(run, ["game_id", "hand", "points"], kinds=[kind])
+    return frequency(events, count_lost(run, kind), n_hands(run))
 
 
 def combination_table(run: Run) -> pd.DataFrame:
-    """Per kind: scored and lost counts, scored per hand, share of hands with one (Wilson),
-    mean points each, points per hand and the kind's share of all points."""
+    """Per kind: declared (``scored``) and lost counts, declared per hand, share of hands
+    with one (Wilson), mean points each, points per hand and the kind's share of all
+    points."""
     events = run.table("declarations", ["game_id", "hand", "kind", "points", "status"])
     hands = n_hands(run)
     kind = events["kind"].astype(str).to_numpy()
-    lost = events["status"].astype(str).to_numpy() == "lost"
-    scored = events[~lost].assign(kind=kind[~lost])
-    total_points = float(scored["points"].sum())
-    per_hand = scored.groupby(["kind", "game_id", "hand"], sort=False).agg(
-        n=("points", "size"), pts=("points", "sum")).reset_index()
-    lost_counts = pd.Series(kind[lost]).value_counts()
+    scored = is_declared(events["status"])
+    declared = events[scored]
+    declared_kind = kind[scored]
+    total_points = float(declared["points"].sum())
+    lost_counts = pd.Series(kind[~scored]).value_counts()
     rows = []
     for k in (*COMBINATION_KINDS, *OTHER_KINDS):
-        mine = per_hand[per_hand["kind"] == k]
+        mine = declared[declared_kind == k]
         if mine.empty and k not in lost_counts:
             continue
-        count = int(mine["n"].sum())
-        rate = sparse_mean_ci(mine["n"].to_numpy(), hands)
-        share = wilson(len(mine), hands)
-        pts = sparse_mean_ci(mine["pts"].to_numpy(), hands)
-        rows.append((k, "combination" if k in COMBINATION_KINDS else "other", count,
-                     int(lost_counts.get(k, 0)), *rate, *share,
-                     float(mine["pts"].sum()) / count if count else float("nan"), *pts,
-                     float(mine["pts"].sum()) / total_points if total_points else float("nan")))
+        f = frequency(mine, int(lost_counts.get(k, 0)), hands)
+        rows.append((k, "combination" if k in COMBINATION_KINDS else "other", f.declared,
+                     f.lost, *f.per_hand, *f.hands_with,
+                     f.points / f.declared if f.declared else float("nan"),
+                     *f.points_per_hand,
+                     f.points / total_points if total_points else float("nan")))
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 

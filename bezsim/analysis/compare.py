@@ -33,7 +33,7 @@ GAME_METRICS: dict[str, tuple[str, str]] = {
     "hands": ("mean", "hands per game"),
     "winner_score": ("mean", "winner's final score (points)"),
     "margin": ("mean", "winning margin (points)"),
-    "first_leader_won": ("rate", "games won by the side leading the first trick"),
+    "first_leader_won": ("rate", "games decided won by the side leading the first trick"),
     "double_game": ("rate", "double games (loser under half the target)"),
     "rubicon": ("rate", "games ending in a rubicon"),
     "stake": ("mean", "settlement (points)"),
@@ -111,9 +111,8 @@ def _compare_metric(metric: str, ga: pd.DataFrame, gb: pd.DataFrame,
     xb = gb[metric].to_numpy(np.float64)
     if paired:
         both = ~(np.isnan(xa) | np.isnan(xb))       # drawn Rubicon games have no margin
-        if kind == "rate":
-            return Comparison(metric, *labels, wilson(int(xa.sum()), xa.size),
-                              wilson(int(xb.sum()), xb.size),
+        if kind == "rate":       # a drawn game counts in no share of games won
+            return Comparison(metric, *labels, _rate(xa), _rate(xb),
                               paired_difference(xa[both], xb[both]), "paired")
         return Comparison(metric, *labels, mean_ci(xa[~np.isnan(xa)]),
                           mean_ci(xb[~np.isnan(xb)]), paired_difference(xa[both], xb[both]),
@@ -124,35 +123,42 @@ def _compare_metric(metric: str, ga: pd.DataFrame, gb: pd.DataFrame,
     return compare_means(xa, xb, metric, labels)
 
 
+def _rate(x: np.ndarray) -> Estimate:
+    """Wilson rate of the 0/1 values of ``x``, NaN (not applicable) left out."""
+    known = x[~np.isnan(x)]
+    return wilson(int(known.sum()), known.size)
+
+
 def policy_comparison(run: Run) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Policies that share the games of one run (e.g. ``--policies heuristic,greedy``).
 
     Returns (per policy: seats, win rate per seat — games won by one of its seats over
-    games x its seats, fair share 1/sides — and points per seat and hand), and (each other
-    policy against the first: difference of points per seat and hand and of win rate per
-    seat, paired within games). A partnership's team plays one policy per team only if
-    both partners play it; partners' wins count for both seats."""
+    games decided x its seats (``bezsim.analysis.wins``), fair share 1/sides — and points
+    per seat and hand), and (each other policy against the first: difference of points per
+    seat and hand, paired within games, and of win rate per seat, paired within games
+    decided). A partnership's team plays one policy per team only if both partners play
+    it; partners' wins count for both seats."""
     policies = run.policies
     names = list(dict.fromkeys(policies))
     if len(names) < 2:
         raise BezsimError(f"run {run.label} plays one policy ({names[0]}); nothing to compare")
     games = run.table("games", ["game_id", "winner"])
     hands = run.table("hands", ["game_id", "seat", "points"])
-    n = len(games)
     winner = games["winner"].to_numpy(np.int64)
     teams = np.arange(run.players) % 2 if run.partners else np.arange(run.players)
     seat_points = hands.pivot_table(index="game_id", columns="seat", values="points",
                                     aggfunc="sum").reindex(games["game_id"]).to_numpy(np.float64)
     hands_per_game = (run.table("games", ["hands"])["hands"].to_numpy(np.float64))[:, None]
     per_seat_hand = seat_points / hands_per_game                 # (games, seats)
-    seat_won = winner[:, None] == teams[None, :]                 # (games, seats)
+    seat_won = winner[winner >= 0][:, None] == teams[None, :]    # (games decided, seats)
+    n_decided = len(seat_won)
     rows, per_policy_pph, per_policy_win = [], {}, {}
     for name in names:
         seats = [s for s, p in enumerate(policies) if p == name]
         pph = per_seat_hand[:, seats].mean(axis=1)
         wins = seat_won[:, seats].mean(axis=1)
         per_policy_pph[name], per_policy_win[name] = pph, wins
-        win = wilson(int(seat_won[:, seats].sum()), n * len(seats))
+        win = wilson(int(seat_won[:, seats].sum()), n_decided * len(seats))
         rows.append({"policy": name, "seats": ",".join(map(str, seats)),
                      "win_rate": win.value, "win_low": win.low, "win_high": win.high,
                      "fair_share": 1 / run.sides, **_est("pph", mean_ci(pph))})

@@ -176,6 +176,11 @@ def finished_run(path: str | os.PathLike, variants: Sequence[str] | None = None,
     return run
 
 
+def n_hands(run: Run) -> int:
+    """Hands played in the run: the unit of every per-hand figure, one count for all."""
+    return int(run.table("games", ["hands"])["hands"].sum())
+
+
 def load_runs(paths: Iterable[str | os.PathLike],
               labels: Sequence[str] | None = None) -> list[Run]:
     """Several runs, each labelled (default: its directory name; labels must differ)."""

@@ -2,7 +2,9 @@
 
 A game's sides are its seats, or the two teams of a partnership game (R4.2), whose
 ``score_i`` columns repeat the team's score for each seat. Rubicon games are one hand each
-and are settled by R6.8: their ``stake`` is what the winner scores.
+and are settled by R6.8: their ``stake`` is what the winner scores, and ``rubicon_outcomes``
+is where the rubicon rate, drawn games and settlement are computed for every report and
+command. Shares of games won are of the games decided (``bezsim.analysis.wins``).
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bezsim.analysis.load import Run
+from bezsim.analysis.load import Run, n_hands
 from bezsim.analysis.stats import Estimate, mean_ci, wilson
+from bezsim.analysis.wins import first_leader, wins_by_first_position
 
 
 def side_scores(run: Run) -> np.ndarray:
@@ -25,7 +28,8 @@ def side_scores(run: Run) -> np.ndarray:
 def per_game(run: Run) -> pd.DataFrame:
     """One row per game: hands, winner (side, -1 for a drawn Rubicon game), the winner's and
     the best other side's final score, margin, stake, double game, rubicon, whether the side
-    that led the game's first trick won, and mean points per seat and hand."""
+    that led the game's first trick won (1.0 or 0.0; NaN for a drawn game, which nobody
+    won), and mean points per seat and hand."""
     games = run.games
     scores = side_scores(run)
     winner = games["winner"].to_numpy(np.int64)
@@ -35,9 +39,7 @@ def per_game(run: Run) -> pd.DataFrame:
     others = scores.astype(np.float64)
     others[rows[decided], winner[decided]] = -np.inf
     runner_up = np.where(decided, others.max(axis=1), np.nan)
-    first_dealer = games["first_dealer"].to_numpy(np.int64)
-    dealer_side = first_dealer % 2 if run.partners else first_dealer
-    first_leader = (dealer_side + 1) % run.sides
+    leader = first_leader(games["first_dealer"], run.partners, run.sides)
     hand_points = run.table("hands", ["game_id", "points"]).groupby("game_id")["points"].sum()
     seat_hands = games["hands"].to_numpy(np.int64) * run.players
     return pd.DataFrame({
@@ -52,7 +54,7 @@ def per_game(run: Run) -> pd.DataFrame:
                           games["stake"].to_numpy(np.float64), np.nan),
         "double_game": games["double_game"].to_numpy(bool),
         "rubicon": games["rubicon"].to_numpy(bool),
-        "first_leader_won": winner == first_leader,
+        "first_leader_won": np.where(decided, (winner == leader).astype(np.float64), np.nan),
         "points_per_seat_hand": hand_points.reindex(games["game_id"]).to_numpy() / seat_hands,
     })
 
@@ -73,13 +75,13 @@ def score_summary(run: Run) -> dict[str, Estimate | int]:
     decided = g[g["winner"] >= 0]
     out: dict[str, Any] = {
         "games": n,
-        "hands": int(g["hands"].sum()),
+        "hands": n_hands(run),
         "points_per_seat_hand": mean_ci(hp["per_seat"].to_numpy()),
     }
     if run.one_hand_game:
-        out["settlement"] = mean_ci(decided["stake"].to_numpy(np.float64))
-        out["rubicon_rate"] = wilson(int(g["rubicon"].sum()), n)
-        out["draw_rate"] = wilson(n - len(decided), n)
+        outcomes = rubicon_outcomes(run)
+        for key in ("settlement", "rubicon_rate", "draw_rate"):
+            out[key] = outcomes[key]
         out["winner_points"] = mean_ci(decided["winner_score"].to_numpy())
         out["loser_points"] = mean_ci(decided["runner_up_score"].to_numpy())
     else:
@@ -88,8 +90,23 @@ def score_summary(run: Run) -> dict[str, Estimate | int]:
         out["margin"] = mean_ci(decided["margin"].to_numpy())
         if run.options.get("double_game", "off") != "off":
             out["double_game_rate"] = wilson(int(g["double_game"].sum()), n)
-        out["first_leader_wins"] = wilson(int(g["first_leader_won"].sum()), n)
+        out["first_leader_wins"] = wins_by_first_position(run)[0]
     return out
+
+
+def rubicon_outcomes(run: Run) -> dict[str, Any]:
+    """How the Rubicon games ended (R6.8): rubicons and their share of all games, drawn
+    games and their share, and the mean settlement of the games decided (a draw settles
+    nothing). The one computation behind ``bezsim rubicon``, the report's key numbers and
+    its Rubicon section."""
+    games = run.table("games", ["winner", "stake", "rubicon"])
+    n = len(games)
+    decided = games["winner"].to_numpy(np.int64) >= 0
+    rubicons = int(games["rubicon"].sum())
+    draws = int(n - decided.sum())
+    return {"rubicons": rubicons, "rubicon_rate": wilson(rubicons, n), "draws": draws,
+            "draw_rate": wilson(draws, n),
+            "settlement": mean_ci(games["stake"].to_numpy(np.float64)[decided])}
 
 
 def quantiles(values: np.ndarray, qs: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)

@@ -4,7 +4,9 @@ Sections: configuration, headline numbers, score distributions, combinations (ho
 worth how much), seats and positions (what leading first is worth; teams in a partnership),
 the variant's own questions (Polish compounds, Rubicon rubicons and carte blanche), policies
 when the run has several, and convergence. Every number comes from ``bezsim.analysis`` and
-is recorded in ``Document.numbers``.
+is recorded in ``Document.numbers``. A figure that two sections state comes from one
+computation and reads the same in both (label, digits); "declared" is
+``bezsim.analysis.declared``'s, and shares of games won are of the games decided.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from bezsim.analysis import plots
 from bezsim.analysis.combinations import LABELS, combination_table, estimate
 from bezsim.analysis.compare import policy_comparison
 from bezsim.analysis.convergence import convergence
-from bezsim.analysis.load import RULES_SECTION, Run, load_run
+from bezsim.analysis.load import RULES_SECTION, Run, load_run, n_hands
 from bezsim.analysis.scores import hand_points, per_game, quantiles, score_summary
 from bezsim.analysis.stats import Estimate
 from bezsim.report.document import Bullets, Document, Figure, Table, est, pct, signed
@@ -26,22 +28,35 @@ from bezsim.report.document import Bullets, Document, Figure, Table, est, pct, s
 SUMMARY_LABELS = {
     "points_per_seat_hand": ("points per seat and hand", "points", ".1f"),
     "hands_per_game": ("hands per game", "hands", ".2f"),
-    "winner_score": ("winner's final score", "points", ".0f"),
-    "margin": ("winning margin (winner minus best other)", "points", ".0f"),
-    "double_game_rate": ("double games (loser under half the target)", "%", ""),
-    "first_leader_wins": ("games won by the side that led the first trick", "%", ""),
-    "settlement": ("settlement the winner scores (R6.8)", "points", ".0f"),
-    "rubicon_rate": ("games ending in a rubicon (loser under 1000, R6.8)", "%", ""),
-    "draw_rate": ("drawn games (equal rounded totals and brisques)", "%", ""),
-    "winner_points": ("winner's points in the hand", "points", ".0f"),
-    "loser_points": ("loser's points in the hand", "points", ".0f"),
+    "winner_score": ("winner's final score", "points", ".1f"),
+    "margin": ("winning margin (winner minus best other)", "points", ".1f"),
+    "double_game_rate": ("double games (loser under half the target)", "share of games", "%"),
+    "first_leader_wins": ("games won by the side that led the first trick",
+                          "share of games decided", "%"),
+    "settlement": ("settlement the winner scores (R6.8)", "points, games decided", ".1f"),
+    "rubicon_rate": ("games ending in a rubicon (loser under 1000, R6.8)", "share of games",
+                     "%"),
+    "draw_rate": ("drawn games (equal rounded totals and brisques)", "share of games", "%"),
+    "winner_points": ("winner's points in the hand", "points, games decided", ".1f"),
+    "loser_points": ("loser's points in the hand", "points, games decided", ".1f"),
 }
+# the means the distributions table states again beside its quantiles (same digits)
+DISTRIBUTION_MEANS = {"points per seat and hand": "points_per_seat_hand",
+                      "winner's final score": "winner_score", "winner's points": "winner_points",
+                      "loser's points": "loser_points", "settlement": "settlement",
+                      "hands per game": "hands_per_game"}
 
 
 def default_options(variant: str) -> dict:
     from bezsim.rules import Rules
 
     return Rules.make(variant).options
+
+
+def summary_cells(key: str, value) -> list[str]:
+    """Label, unit and value of a key number, as every section that states it shows it."""
+    label, unit, fmt = SUMMARY_LABELS[key]
+    return [label, unit, pct(value) if fmt == "%" else est(value, fmt)]
 
 
 def figure(name: str, fig, caption: str) -> Figure:
@@ -98,10 +113,8 @@ def headline(doc: Document, run: Run) -> None:
     for key, value in summary.items():
         if key in ("games", "hands"):
             continue
-        label, unit, fmt = SUMMARY_LABELS[key]
         doc.record(f"summary.{key}", value)
-        rows.append([label, "share of games" if unit == "%" else unit,
-                     pct(value) if unit == "%" else est(value, fmt)])
+        rows.append(summary_cells(key, value))
     s.add(Table(["measure", "unit", "estimate [95% interval]"], rows,
                 caption=f"{summary['games']:,} games, {summary['hands']:,} hands. Means use "
                         "hands (or games) as units; rates have Wilson intervals.",
@@ -139,7 +152,12 @@ def distributions(doc: Document, run: Run) -> None:
                             if run.one_hand_game else
                             [("hands per game", g["hands"].to_numpy())])]:
         q = quantiles(values)
-        rows.append([label, f"{np.nanmean(values):.1f}",
+        key = DISTRIBUTION_MEANS.get(label)
+        if key in SUMMARY_LABELS and f"summary.{key}" in doc.numbers:    # one mean, one way
+            mean = f"{doc.numbers[f'summary.{key}'][0]:{SUMMARY_LABELS[key][2]}}"
+        else:
+            mean = f"{np.nanmean(values):.1f}"
+        rows.append([label, mean,
                      *(f"{q[k]:.0f}" for k in ("p5", "p25", "p50", "p75", "p95"))])
     s.add(Table(["quantity", "mean", "5%", "25%", "median", "75%", "95%"], rows,
                 caption="Quantiles of each distribution (points, or hands)."))
@@ -168,9 +186,13 @@ def combinations(doc: Document, run: Run) -> None:
                                est(estimate(row, "points_per_hand"), ".2f"),
                                f"{100 * r.share_of_points:.1f}%"])
     combos = table[table["group"] == "combination"]
-    s.add("Counts are per hand with all seats together. A combination shown \"to score\" and "
-          "scored on a later trick (R1.10) counts once; one never scored is *lost*.",
-          Table(["combination", "scored", "per 100 hands [95%]", "hands with one [95%]",
+    aside = (" Rubicon counts brisques aside for the settlement (R6.8): they score no points "
+             "and are in no row or share here." if run.one_hand_game else "")
+    s.add("Counts are per hand with all seats together. A combination is *declared* when it "
+          "scores, on the trick it is shown or on a later one after being shown \"to score\" "
+          "(R1.10), and then counts once; one shown \"to score\" and never scored was not "
+          "declared and counts only as *lost*." + aside,
+          Table(["combination", "declared", "per 100 hands [95%]", "hands with one [95%]",
                  "points each", "points per hand [95%]", "share of all points", "lost"], rows),
           Table(["other points", "events", "points per hand [95%]", "share of all points"],
                 other_rows))
@@ -178,8 +200,8 @@ def combinations(doc: Document, run: Run) -> None:
         labels = [LABELS[k] for k in combos["kind"]]
         s.add(figure("combinations-rate", plots.bar_ci(
             labels, [estimate(combos.loc[i], "per_hand") for i in combos.index],
-            "combinations scored per 100 hands (all seats)", "How often each combination "
-            "is scored", scale=100), "Scored per 100 hands, with 95% intervals."),
+            "combinations declared per 100 hands (all seats)", "How often each combination "
+            "is declared", scale=100), "Declared per 100 hands, with 95% intervals."),
             figure("combinations-points", plots.bar_ci(
                 labels, [estimate(combos.loc[i], "points_per_hand") for i in combos.index],
                 "points per hand from the combination (points, all seats)",
@@ -209,6 +231,7 @@ def seats(doc: Document, run: Run) -> None:
     doc.record("lead.leader_minus_dealer", lead["leader_minus_dealer"])
     doc.record("lead.leader_minus_others", lead["leader_minus_others"])
     doc.record("lead.first_leader_wins_game", lead["first_leader_wins_game"])
+    doc.record("games_decided", stats["games_decided"])
     others = ("the dealer's team" if stats["partners"] else
               "the dealer" if sides == 2 else "the dealer (who plays last)")
     text = (f"**Leading first is worth {signed(lead['leader_minus_dealer'], '+.1f')} points per "
@@ -221,7 +244,7 @@ def seats(doc: Document, run: Run) -> None:
              f" of the games decided (fair share {100 / sides:.1f}%).")
     s.add(text, Table(["position from the dealer's left", "points per hand [95%]",
                        "hands with the most points [95%]",
-                       "games won, by position at the first hand [95%]"], rows,
+                       "games decided won, by position at the first hand [95%]"], rows,
                       caption=f"Positions of the {unit}s in each hand: the player on the "
                               "dealer's left leads first; the deal passes to the left, so "
                               "positions rotate from hand to hand. Ties at the top: "
@@ -232,15 +255,18 @@ def seats(doc: Document, run: Run) -> None:
         who = f"team {side} (seats {side}, {side + 2})" if stats["partners"] else f"seat {side}"
         side_rows.append([who, run.policies[side], pct(won)])
     same = len(set(run.policies)) == 1
-    s.add(Table([unit, "policy", "games won [95%]"], side_rows, text_columns=2,
+    s.add(Table([unit, "policy", "games decided won [95%]"], side_rows, text_columns=2,
                 caption="The first dealer is drawn at random, so with one policy these "
                         "should agree." if same else "Seats play different policies: see "
                         "Policies compared."))
     if run.players > 2:      # three or four packs: triple bezique (R3, R4)
         doc.record("triple_bezique.hands_with", stats["hands_with_triple_bezique"])
-        s.add(f"Triple bezique (1500, R3) was scored in "
+        doc.record("triple_bezique.declared", stats["triple_beziques"])
+        doc.record("triple_bezique.lost", stats["triple_beziques_lost"])
+        s.add(f"Triple bezique (1500, R3) was declared in "
               f"{pct(stats['hands_with_triple_bezique'], 3)} of hands "
-              f"({stats['triple_beziques']:,} in all).")
+              f"({stats['triple_beziques']:,} declared; {stats['triple_beziques_lost']:,} "
+              "shown to score and lost).")
     s.add(figure("positions", plots.bar_ci(
         names, stats["hand_points_by_position"], "points per hand (points)",
         "Points per hand by position"),
@@ -256,11 +282,14 @@ def polish(doc: Document, run: Run) -> None:
                 "declaration_points"):
         doc.record(f"compounds.{key}", stats[key])
     doc.record("compounds.compounds", stats["compounds"])
+    doc.record("compounds.declarations", stats["declarations"])
+    doc.record("compounds.declarations_per_hand", stats["declarations_per_hand"])
     doc.record("compounds.size_share", {str(k): v for k, v in stats["size_share"].items()})
-    s.add(f"A declaration is everything scored on one trick won; a **compound** scores two or "
-          f"more combinations at once. Of {stats['declarations']:,} declarations, "
+    s.add(f"A declaration is everything declared on one trick won; a **compound** declares two "
+          f"or more combinations at once. Of {stats['declarations']:,} declarations, "
           f"{stats['compounds']:,} were compounds.",
           Table(["measure", "estimate [95%]"], [
+              ["declarations per hand", est(stats["declarations_per_hand"], ".4f")],
               ["compounds per hand", est(stats["compounds_per_hand"], ".4f")],
               ["hands with a compound", pct(stats["hands_with_a_compound"])],
               ["mean points of a compound", est(stats["compound_points"], ".1f")],
@@ -285,7 +314,8 @@ def rubicon(doc: Document, run: Run) -> None:
     exact = carte_blanche_probability(4, 9)
     for key in ("rubicon", "draws", "settlement", "carte_blanche_at_deal_per_seat",
                 "games_with_carte_blanche", "carte_blanche_points_per_game",
-                "games_with_triple_bezique", "games_with_quadruple_bezique"):
+                "games_with_triple_bezique", "games_with_quadruple_bezique", "triple_beziques",
+                "triple_beziques_lost", "quadruple_beziques", "quadruple_beziques_lost"):
         doc.record(f"rubicon.{key}", stats[key])
     doc.record("rubicon.carte_blanche_exact", exact)
     cb = stats["carte_blanche_at_deal_per_seat"]
@@ -294,15 +324,25 @@ def rubicon(doc: Document, run: Run) -> None:
     z = (cb[0] * seats - expected) / np.sqrt(expected * (1 - exact))
     doc.record("rubicon.carte_blanche_z", float(z))
     agree = "inside" if cb[1] <= exact <= cb[2] else "**outside**"
-    s.add(Table(["measure", "estimate [95%]"], [
-        ["loser rubiconed", pct(stats["rubicon"])],
-        ["drawn games", pct(stats["draws"])],
-        ["mean settlement (points)", est(stats["settlement"], ".1f")],
-        ["carte blanche at the deal, per seat", pct(cb, 3)],
-        ["games with a carte blanche", pct(stats["games_with_carte_blanche"], 3)],
-        ["carte blanche points per game", est(stats["carte_blanche_points_per_game"], ".2f")],
-        ["games with a triple bezique", pct(stats["games_with_triple_bezique"], 3)],
-        ["games with a quadruple bezique", pct(stats["games_with_quadruple_bezique"], 4)]]),
+
+    def declared(kind: str) -> str:
+        return (f"{stats[f'{kind}_beziques']:,} declared; {stats[f'{kind}_beziques_lost']:,} "
+                "shown to score and lost")
+
+    s.add(Table(["measure", "unit", "estimate [95%]"], [
+        # the key numbers again, as Key numbers states them
+        summary_cells("rubicon_rate", stats["rubicon"]),
+        summary_cells("draw_rate", stats["draws"]),
+        summary_cells("settlement", stats["settlement"]),
+        ["carte blanche at the deal", "share of seats", pct(cb, 3)],
+        ["games with a carte blanche", "share of games", pct(stats["games_with_carte_blanche"], 2)],
+        ["carte blanche points per game", "points",
+         est(stats["carte_blanche_points_per_game"], ".2f")],
+        ["games with a triple bezique declared", f"share of games ({declared('triple')})",
+         pct(stats["games_with_triple_bezique"], 2)],
+        ["games with a quadruple bezique declared",
+         f"share of games ({declared('quadruple')})",
+         pct(stats["games_with_quadruple_bezique"], 2)]], text_columns=2),
           f"Check against counting: a nine-card hand from four packs holds no court card with "
           f"probability C(80,9)/C(128,9) = {100 * exact:.3f}%, {agree} the simulated "
           f"interval: {round(cb[0] * seats):,} carte blanches at the deal against "
@@ -334,9 +374,10 @@ def policies(doc: Document, run: Run) -> None:
         values.append(d_pph)
     s.add("The policies share the run's games, each in its own seats; the first dealer is "
           "drawn at random, so no seat is favoured. Differences are paired within games.",
-          Table(["policy", "seats", "win rate per seat [95%]", "fair share",
+          Table(["policy", "seats", "win rate per seat, games decided [95%]", "fair share",
                  "points per seat and hand [95%]"], rows),
-          Table(["difference", "points per seat and hand [95%]", "win rate per seat [95%]"],
+          Table(["difference", "points per seat and hand [95%]",
+                 "win rate per seat, games decided [95%]"],
                 diff_rows),
           figure("policies", plots.difference_plot(
               labels, values, "difference in points per seat and hand (points)",
@@ -386,7 +427,7 @@ def build_run_report(run_dir: str | Path | Run, title: str | None = None) -> Doc
                    f"{', '.join(run.policies)}, seed {run.seed}.")
     doc.record("variant", run.variant)
     doc.record("games", run.n_games)
-    doc.record("hands", int(run.table("games", ["hands"])["hands"].sum()))
+    doc.record("hands", n_hands(run))
     configuration(doc, run)
     headline(doc, run)
     distributions(doc, run)
