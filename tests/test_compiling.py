@@ -176,9 +176,9 @@ def test_what_the_cache_holds_counts_nothing():
 def test_a_traced_game_shares_the_run_kernels_of_its_policies():
     trace = [("trace", ["random", "greedy"])]
     assert compile_estimate(trace, _cache_holding()) == 45
-    assert compile_estimate(trace, _cache_holding(("run", "plain"))) == 10
+    assert compile_estimate(trace, _cache_holding(("run", "plain"))) == 5
     assert compile_estimate(trace, _cache_holding(("run", "plain"), ("trace", "plain"))) == 0
-    assert compile_estimate([("step", ()), ("position", ())], _cache_holding()) == 75 + 15
+    assert compile_estimate([("step", ()), ("position", ())], _cache_holding()) == 80 + 5
     assert compile_estimate([("step", ())], _cache_holding(("step", ""))) == 0
 
 
@@ -203,14 +203,14 @@ POSITION = ('{"variant": "ordinary", "trumps": "♥", "turnup": "9♥", "stock":
 
 
 @pytest.mark.parametrize("command, module, function, about", [
-    (["explain", "{position}"], "bezsim.position", "explain", "about 15 s"),
+    (["explain", "{position}"], "bezsim.position", "explain", "about 5 s"),
     (["replay", "--seed", "1"], "bezsim.replay", "transcript", "about 45 s"),
     (["replay", "--seed", "1", "--policies", "expert"], "bezsim.replay", "transcript",
      "about 75 s"),
     (["play", "--seed", "1", "--save", "{tmp}/g.json"], "bezsim.play", "play_terminal",
-     "about 75 s"),
+     "about 80 s"),
     (["play", "--seed", "1", "--hint", "search", "--save", "{tmp}/g.json"], "bezsim.play",
-     "play_terminal", "about 225 s"),
+     "play_terminal", "about 230 s"),
     (["tune", "--policy", "heuristic", "--against", "random,expert", "--deals", "2",
       "--generations", "1", "--popsize", "2", "--seed", "1", "--out", "{tmp}/tune"],
      "bezsim.tune", "tune", "about 120 s"),

@@ -20,11 +20,13 @@ from numba.core import event
 
 # Cold compiles into an empty cache on the 2-core CI machine (benchmarks/startup.py), by
 # the entry kernel a command calls: a run's kernels without expert, with it, and with the
-# function slots of search and plug-ins; the step API's replay (every built-in compiled in:
-# bezsim play); the position kernels (bezsim explain); and a traced game (bezsim replay)
-# once the run kernels of its policies are cached, since it shares all they compile.
-ESTIMATE_SECONDS = {"plain": 45, "expert": 75, "external": 150, "step": 75, "position": 15,
-                    "trace": 10}
+# function slots of search and plug-ins; the step API's replay with every built-in compiled
+# in (bezsim play: 1.8 times a plain run's compile, timed in one session); the position
+# kernels (bezsim explain) and a traced game once the run kernels of its policies are cached
+# (bezsim replay), which shares all they compile: each about a second in eight of that
+# plain run, imports included.
+ESTIMATE_SECONDS = {"plain": 45, "expert": 75, "external": 150, "step": 80, "position": 5,
+                    "trace": 5}
 
 
 @dataclass
