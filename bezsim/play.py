@@ -56,8 +56,7 @@ def _table(game: StepGame, you: int) -> list[str]:
     obs = game.observation()
     rules = game.rules
     params = rules.params()
-    trumps = (f"trumps {obs['trumps']}" if obs["trumps"] else
-              "trumps not yet fixed (the first marriage or sequence declared fixes them)")
+    trumps = f"trumps {obs['trumps']}" if obs["trumps"] else "trumps not fixed yet"
     turn_up = ""
     if obs["turn_up"]:
         turn_up = f" · turn-up {obs['turn_up']}"
@@ -65,13 +64,20 @@ def _table(game: StepGame, you: int) -> list[str]:
         turn_up = " · turn-up drawn"
     lines = [f"hand {obs['hand_number'] + 1} · {trumps}{turn_up} · stock {obs['stock_left']} · "
              f"trick {obs['trick_number']} (stage {obs['stage']})"]
-    scores = "  ".join(f"{seat_name(rules, p, you)} {s} (+{h} this hand)"
-                       for p, (s, h) in enumerate(zip(obs["scores"], obs["hand_points"],
-                                                      strict=True)))
-    if params[C.PR_BRISQUES_ASIDE]:
-        scores += " · brisques aside: " + ", ".join(
-            f"{seat_name(rules, p, you)} {b}" for p, b in enumerate(obs["brisques_taken"]))
-    lines.append(f"scores: {scores}")
+    if not obs["trumps"]:
+        lines.append("the first marriage or sequence declared fixes trumps (R6.2)")
+    if params[C.PR_ONE_HAND_GAME]:        # Rubicon: the hand is the game (R6.8)
+        points = ", ".join(f"{seat_name(rules, p, you)} {h}"
+                           for p, h in enumerate(obs["hand_points"]))
+        aside = ", ".join(f"{seat_name(rules, p, you)} {b}"
+                          for p, b in enumerate(obs["brisques_taken"]))
+        lines.append(f"points: {points}" + (f" · brisques aside: {aside}"
+                                            if params[C.PR_BRISQUES_ASIDE] else ""))
+    else:
+        scores = "  ".join(f"{seat_name(rules, p, you)} {s} (+{h} this hand)"
+                           for p, (s, h) in enumerate(zip(obs["scores"], obs["hand_points"],
+                                                          strict=True)))
+        lines.append(f"scores: {scores}")
     for p, cards in obs["shown_by"].items():
         lines.append(f"{seat_name(rules, p, you)} has shown: {by_suit(cards)}")
     for p, cards in obs["open_cards"].items():

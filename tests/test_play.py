@@ -228,16 +228,18 @@ def test_rubicon_trumps_undecided_then_fixed_and_brisques_aside(games):
     assert "  hand 1: you deal · no turn-up: trumps not yet fixed (R6.2) · seat 0 leads" \
         in screens[0]
     for screen in screens[:at]:
-        assert "trumps not yet fixed (the first marriage or sequence declared fixes them)" \
-            in screen
+        assert "hand 1 · trumps not fixed yet · stock" in screen
+        assert "\nthe first marriage or sequence declared fixes trumps (R6.2)\n" in screen
+    assert "the first marriage or sequence declared fixes trumps" not in screens[at]
     what = "marriage" if fixing[4] <= C.K_ROYAL_MARRIAGE else "sequence"
     whose = "your" if fixing[3] == 1 else f"seat {fixing[3]}'s"
     assert f"  trumps are fixed: {trump}, by {whose} {what}, the first declared (R6.2)" \
         in screens[at]
     assert f"hand 1 · trumps {trump} · " in screens[at]
     for screen, (_, _, obs) in zip(screens[:-1], points, strict=True):
-        b = obs["brisques_taken"]
-        assert f"· brisques aside: seat 0 {b[0]}, you {b[1]}" in screen
+        b, h = obs["brisques_taken"], obs["hand_points"]
+        assert f"\npoints: seat 0 {h[0]}, you {h[1]} · brisques aside: seat 0 {b[0]}, " \
+               f"you {b[1]}\n" in screen
     assert "brisques counted aside (R6.7): seat 0 " in text and "stake " in text
 
 
