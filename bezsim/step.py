@@ -273,13 +273,15 @@ class StepGame:
         from pathlib import Path
 
         from bezsim import __version__
+        from bezsim.io.atomic import write_atomically
 
         data = {"bezsim_version": __version__, "variant": self.rules.variant,
                 "options": self.rules.options, "seed": self.seed, "game": self.game,
                 "policies": self.policies, "over": self.over, "resigned": self.resigned,
                 "decisions": [[i, *w] for i, w in self._script]}
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(data) + "\n")
+        text = (json.dumps(data) + "\n").encode()
+        # whole or not at all: a game continued saves over the file it came from
+        write_atomically(Path(path), lambda handle: handle.write(text))
 
     @classmethod
     def load(cls, path) -> StepGame:

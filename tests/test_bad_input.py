@@ -509,7 +509,10 @@ def test_good_values_of_the_same_flags_run(sandbox, fake_engine, tmp_path):
                  ["seats", sandbox["ordinary"]], ["options", "--variant", "rubicon"],
                  ["explain", sandbox["position_ok"]]):
         result = invoke(*args)
-        assert result.exit_code == 0 and result.stderr == "", (args, result.stderr)
+        # stderr says at most that the engine compiles (explain, the first time)
+        said = [line for line in result.stderr.splitlines() if not line.startswith(
+            "compiling ")]
+        assert result.exit_code == 0 and said == [], (args, result.stderr)
         assert result.stdout.strip(), args
 
 

@@ -260,3 +260,38 @@ def test_a_tuning_whose_disk_fails_keeps_the_checkpoint(read_only_dir):
     assert json.loads((kept / tune.BEST).read_text())["fitness"] == 0.5
     assert str(info.value).endswith(f"(go on from there with the same settings and --out "
                                     f"{kept})")
+
+
+def test_a_continued_game_whose_save_fails_leaves_the_file_it_came_from(tmp_path,
+                                                                        monkeypatch):
+    """A game taken up with --load saves over its own file: the save is whole or not at all,
+    so a disk that fails then leaves the earlier save as it was, and the game goes on to a
+    new folder."""
+    import os
+
+    import bezsim.io.atomic
+    from bezsim.play import continue_terminal, play_terminal
+    from bezsim.rules import Rules
+    from bezsim.step import StepGame
+
+    path = tmp_path / "g.json"
+    first = iter(["1", "q"])
+    play_terminal(Rules.make("ordinary"), "greedy", 6, save=path,
+                  read=lambda prompt: next(first), write=lambda line: None)
+    before = path.read_bytes()
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if Path(dst) == path:
+            raise OSError(errno.EIO, "Input/output error")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(bezsim.io.atomic.os, "replace", replace)
+    second = iter(["1", "q"])
+    with pytest.raises(KeptElsewhere) as info:
+        continue_terminal(path, read=lambda prompt: next(second), write=lambda line: None)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]       # no temporary left
+    assert len(StepGame.load(path)._script) == 1
+    assert len(StepGame.load(info.value.kept)._script) == 2
+    assert str(info.value).endswith(f"continue it with: bezsim play --load {info.value.kept}")
