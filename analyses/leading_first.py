@@ -17,7 +17,6 @@ from __future__ import annotations
 import sys
 
 from bezsim.analysis import plots
-from bezsim.analysis.load import RULES_SECTION
 from bezsim.analysis.seats import lead_value, seat_stats
 from bezsim.report.document import (
     Bullets,
@@ -31,6 +30,7 @@ from bezsim.report.document import (
 )
 from bezsim.report.run_report import position_names
 from bezsim.report.study import Context, Study
+from bezsim.rules import variant_of
 
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
             "rubicon")
@@ -78,7 +78,7 @@ def build(ctx: Context, doc: Document) -> None:
         f"Points per hand of the first leader minus the dealer, {POLICY} play in every "
         "seat, paired within hands (95% intervals):", Bullets(bullets))
 
-    rows = [[v, RULES_SECTION[v], f"{lead[v]['hands']:,}",
+    rows = [[v, variant_of(v).section, f"{lead[v]['hands']:,}",
              signed(lead[v]["leader_minus_dealer"], "+.1f"),
              signed(lead[v]["leader_minus_others"], "+.1f") if lead[v]["sides"] > 2 else "=",
              pct(lead[v]["leader_tops_hand"], 1), pct(lead[v]["first_leader_wins_game"], 1),

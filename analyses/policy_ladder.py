@@ -17,10 +17,10 @@ import sys
 import pandas as pd
 
 from bezsim.analysis import plots
-from bezsim.analysis.load import RULES_SECTION
 from bezsim.analysis.stats import Estimate
 from bezsim.report.document import Bullets, Document, Figure, Table, est, pct, signed
 from bezsim.report.study import Context, Study
+from bezsim.rules import variant_of
 
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
             "rubicon")
@@ -128,7 +128,7 @@ def build(ctx: Context, doc: Document) -> None:
                              signed(_pph(r), "+.2f")])
         margin = ("settlement from A's side (R6.8)" if v == "rubicon"
                   else "A's final score − B's best")
-        doc.section(f"{v} (docs/rules.md {RULES_SECTION[v]})").add(Table(
+        doc.section(f"{v} (docs/rules.md {variant_of(v).section})").add(Table(
             ["A", "B", "deals × seatings", "A's win rate [95%]", f"margin: {margin} [95%]",
              "points per hand, A − B [95%]"], rows, text_columns=2,
             caption=f"Seed {int(frames[v]['seed'].iloc[0])}. Win rate over games decided "

@@ -18,7 +18,6 @@ import sys
 
 from bezsim.analysis import plots
 from bezsim.analysis.compare import compare_runs
-from bezsim.analysis.load import RULES_SECTION
 from bezsim.analysis.stats import Estimate
 from bezsim.report.document import (
     Bullets,
@@ -31,7 +30,7 @@ from bezsim.report.document import (
     signed,
 )
 from bezsim.report.study import Context, Study
-from bezsim.rules import Rules, option_choices, option_names
+from bezsim.rules import Rules, option_choices, option_names, variant_of
 
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
             "rubicon")
@@ -147,7 +146,7 @@ def build(ctx: Context, doc: Document) -> None:
                    "values change what is recorded when, or what a game is worth, or a "
                    "situation that never arose in these games, not the points scored.")
     for variant, table, figure in detail:
-        doc.section(f"{variant} (docs/rules.md {RULES_SECTION[variant]})").add(table, figure)
+        doc.section(f"{variant} (docs/rules.md {variant_of(variant).section})").add(table, figure)
 
 
 STUDY = Study("rule_options", "How much does each rule option change outcomes?", seed=81,

@@ -4,7 +4,7 @@
         [--simulations 100] [--seed 1]
 
 What a researcher gets out of the box: ``pyspiel.load_game("python_bezique")``
-(bezsim/openspiel.py) and open_spiel.python.algorithms.ismcts.ISMCTSBot with random
+(bezsim/rl/openspiel.py) and open_spiel.python.algorithms.ismcts.ISMCTSBot with random
 roll-outs, against expert wrapped as an OpenSpiel bot. Deal i of the seed is played twice,
 ISMCTS in each seat; one hand is one game (+1 to its winner). Prints one JSON line: wins,
 games decided, the Wilson 95% interval, and seconds per ISMCTS decision.

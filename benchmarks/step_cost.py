@@ -1,4 +1,4 @@
-"""What a decision costs through the step API (bezsim/step.py).
+"""What a decision costs through the step API (bezsim/step/game.py).
 
     python benchmarks/step_cost.py [--variants ordinary,rubicon] [--games 3]
 
@@ -15,7 +15,7 @@ import json
 import time
 
 from bezsim.rules import Rules
-from bezsim.step import StepGame
+from bezsim.step.game import StepGame
 
 
 def main() -> None:

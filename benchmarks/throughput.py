@@ -28,7 +28,7 @@ import numba
 from bezsim.engine import constants as C
 from bezsim.engine.api import run_games
 from bezsim.rules import Rules
-from bezsim.runner import run_simulation
+from bezsim.running.simulation import run_simulation
 
 PURE_PYTHON_SNIPPET = """
 import json, sys, time, warnings

@@ -3,9 +3,9 @@
     python benchmarks/writer_cost.py [--hands 300000] [--repeat 5]
         [--variants ordinary,three_handed,four_handed,four_handed_partners,polish,rubicon]
 
-The engine and the writer share the cores (bezsim/runner.py), so once the engine keeps every
-core busy, a simulate run costs engine + writer CPU time per hand, and its rate against the
-engine's can be at most
+The engine and the writer share the cores (bezsim/running/simulation.py), so once the
+engine keeps every core busy, a simulate run costs engine + writer CPU time per hand, and
+its rate against the engine's can be at most
 
     ceiling = engine / (engine + writer)
 

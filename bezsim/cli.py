@@ -18,6 +18,9 @@ import click
 
 from bezsim import __version__
 from bezsim.errors import BezsimError, OutputError
+from bezsim.rules import VARIANTS, option_names
+
+VARIANT_HELP = f"Bézique variant: {', '.join(VARIANTS)}."
 
 MAX_SEED = 2**63 - 1
 EXIT_USAGE = 2
@@ -108,8 +111,6 @@ def draw_seed() -> int:
 
 def _complete_variant(ctx, param, incomplete: str) -> list[str]:
     """Shell completion of --variant (README: Shell completion)."""
-    from bezsim.rules import VARIANTS
-
     return [v for v in VARIANTS if v.startswith(incomplete)]
 
 
@@ -124,11 +125,10 @@ def _complete_policies(ctx, param, incomplete: str) -> list[str]:
 
 def _complete_option(ctx, param, incomplete: str) -> list[str]:
     """Shell completion of --option NAME=VALUE: the names, then the values of one."""
-    from bezsim.rules import option_choices, option_names
+    from bezsim.rules import option_choices
 
     name, eq, value = incomplete.partition("=")
-    names = sorted({n for v in ("ordinary", "four_handed_partners", "rubicon")
-                    for n in option_names(v)})
+    names = sorted({n for v in VARIANTS for n in option_names(v)})
     if not eq:
         return [f"{n}=" for n in names if n.startswith(name)]
     choices = option_choices(name) if name in names else ()
@@ -156,8 +156,7 @@ def _rules_options(func):
                         help="Number of players; must be the variant's (checked).")(func)
     func = click.option("--variant", default="ordinary", show_default=True,
                         shell_complete=_complete_variant,
-                        help="Bézique variant: ordinary, three_handed, four_handed, "
-                             "four_handed_partners, polish, rubicon.")(func)
+                        help=VARIANT_HELP)(func)
     return func
 
 
@@ -199,7 +198,7 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
     """Play seeded games and store them as Parquet tables (rerun, or --resume DIR, to
     finish an interrupted run)."""
     from bezsim.engine.compiling import compiles_said
-    from bezsim.runner import check_run, run_simulation
+    from bezsim.running.simulation import check_run, run_simulation
 
     drawn = False
     if resume_dir is not None:
@@ -327,7 +326,7 @@ def replay(variant: str, players: int | None, options: tuple[str, ...], policies
     from bezsim.engine.compiling import compiles_said
 
     if saved is not None:
-        from bezsim.step import StepGame, read_saved
+        from bezsim.step.game import StepGame, read_saved
 
         bots = [p for p in read_saved(saved).policies if p is not None]
         with compiles_said(_step_needs(bots)):
@@ -351,8 +350,7 @@ _GAME_DEFINING = ("variant", "options", "against", "seed", "seat")
 @cli.command()
 @click.option("--variant", default="ordinary", show_default=True,
               shell_complete=_complete_variant,
-              help="Bézique variant: ordinary, three_handed, four_handed, "
-                   "four_handed_partners, polish, rubicon.")
+              help=VARIANT_HELP)
 @click.option("--option", "options", multiple=True, shell_complete=_complete_option,
               metavar="NAME=VALUE", help="Rule option (repeatable).")
 @click.option("--against", default="expert", show_default=True,
@@ -376,8 +374,8 @@ def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: st
          seed: int | None, seat: int, hint: str, save: str | None, load: str | None) -> None:
     """Play a game against the bots at the terminal, or continue one (--load FILE)."""
     from bezsim.engine.compiling import compiles_said
-    from bezsim.play import continue_terminal, play_terminal
     from bezsim.policies.registry import parse_spec
+    from bezsim.step.play import continue_terminal, play_terminal
 
     if load is not None:
         from click.core import ParameterSource
@@ -389,7 +387,7 @@ def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: st
             raise click.UsageError(f"{flag} cannot be combined with --load: the saved game "
                                    "fixes it")
         parse_spec(hint)
-        from bezsim.step import read_saved
+        from bezsim.step.game import read_saved
 
         bots = [p for p in read_saved(load).policies if p is not None]
         with compiles_said(_step_needs([*bots, hint])):
@@ -524,8 +522,7 @@ def policies_command(as_json: bool) -> None:
 
 @cli.command()
 @click.option("--variant", default="ordinary", show_default=True, shell_complete=_complete_variant,
-              help="Bézique variant: ordinary, three_handed, four_handed, "
-                   "four_handed_partners, polish, rubicon.")
+              help=VARIANT_HELP)
 @click.option("--option", "options", multiple=True,
               shell_complete=_complete_option, metavar="NAME=VALUE",
               help="Rule option (repeatable); 'bezsim options' lists them.")
@@ -585,8 +582,7 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
 
 @cli.command()
 @click.option("--variant", default="ordinary", show_default=True, shell_complete=_complete_variant,
-              help="Bézique variant: ordinary, three_handed, four_handed, "
-                   "four_handed_partners, polish, rubicon.")
+              help=VARIANT_HELP)
 @click.option("--option", "options", multiple=True,
               shell_complete=_complete_option, metavar="NAME=VALUE",
               help="Rule option (repeatable); 'bezsim options' lists them.")

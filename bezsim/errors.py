@@ -22,3 +22,7 @@ class OutputError(BezsimError):
     not the user's input, so the CLI exits 1 as for other OS errors."""
 
     exit_code = 1
+
+
+class PolicyError(BezsimError, ValueError):
+    """An unknown policy name or parameter, or a wrong number of policies."""

@@ -4,7 +4,7 @@ Built from ``trace_one``, which runs the same compiled kernel as a batch run, so
 is what game ``game`` of seed ``seed`` did inside ``bezsim simulate``. Hands and tricks are
 numbered from 1, as ``bezsim play`` numbers them (the tables' ``hand`` ids count from 0: Hand 1
 here is hand 0 there). Every card is shown, the drawn ones included: this is a replay for
-analysis, not a player's view (bezsim/narrate.py tells one seat what it may see).
+analysis, not a player's view (bezsim/step/narrate.py tells one seat what it may see).
 
 Polish (R5): after each trick a line lists the winner's open cards (the new ones named), the
 seven of trumps of the trick is shown as exchanged or scored where it lies, and the
@@ -51,7 +51,7 @@ def transcript(rules: Rules, policies: list[str], seed: int, game: int) -> str:
 def transcript_of(rules: Rules, names: list[str], seed: int, game: int, batch, trace,
                   unfinished: str = "") -> str:
     """The transcript of a traced game (``transcript``, or a game played step by step:
-    bezsim/step.py), ``names`` naming the seats. A game left unfinished has no ``batch``:
+    bezsim/step/game.py), ``names`` naming the seats. A game left unfinished has no ``batch``:
     its trace so far, then the line ``unfinished`` where the result would be."""
     policies = names
     rows = [tuple(int(v) for v in row) for row in trace]

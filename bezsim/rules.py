@@ -142,6 +142,56 @@ _PRESETS: dict[str, dict[str, Any]] = {
 
 VARIANTS = tuple(_PRESETS)
 
+_TITLES = {"ordinary": "ordinary two-handed Bézique", "three_handed": "three-handed Bézique",
+           "four_handed": "four-handed Bézique, each for himself",
+           "four_handed_partners": "four-handed Bézique in partnerships",
+           "polish": "Polish (open) Bézique", "rubicon": "Rubicon Bézique"}
+_SECTIONS = {"ordinary": "R2", "polish": "R5", "rubicon": "R6"}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What a variant is, asked by every layer instead of comparing its name: a new preset
+    is a new entry of ``_PRESETS``, and each layer reads the facts it needs from here."""
+
+    name: str
+    title: str
+    section: str              # its rules in docs/rules.md
+    players: int
+    packs: int
+    hand_size: int
+    partners: bool            # partners sit opposite and share a score (R4.2)
+    open_cards: bool          # Polish open cards and compound declarations (R5)
+    one_hand_game: bool       # a game is one hand (R6)
+    settlement: bool          # the game is settled by the rubicon rules: stakes, draws (R6.8)
+    default_target: int | None  # the game's target, None when one hand is the game
+
+    @property
+    def sides(self) -> int:
+        """Sides that score: the two teams of a partnership, else every seat."""
+        return 2 if self.partners else self.players
+
+
+def _variant_of(name: str) -> Variant:
+    preset = _PRESETS[name]
+    engine = preset["engine"]
+    one_hand = bool(engine.get("ONE_HAND_GAME", 0))
+    return Variant(
+        name=name, title=_TITLES[name], section=preset.get("rules", _SECTIONS.get(name, "")),
+        players=int(preset.get("players", 2)), packs=int(engine["PACKS"]),
+        hand_size=int(engine["HAND_SIZE"]), partners=bool(engine.get("PARTNERS", 0)),
+        open_cards=bool(preset["open_cards"]), one_hand_game=one_hand,
+        settlement=bool(engine.get("BRISQUES_ASIDE", 0)) and one_hand,
+        default_target=None if one_hand else int(preset["options"]["target"]))
+
+
+VARIANT_DEFINITIONS: dict[str, Variant] = {name: _variant_of(name) for name in _PRESETS}
+
+
+def variant_of(name: str) -> Variant:
+    """The definition of a variant named by a user, a manifest or a table."""
+    return VARIANT_DEFINITIONS[_variant_name(name)]
+
 
 def _parse_value(name: str, value: Any) -> Any:
     if name in _INT_OPTIONS:
@@ -250,13 +300,18 @@ class Rules:
         return cls.make(variant, options, players)
 
     @property
+    def definition(self) -> Variant:
+        """What the variant is (players, packs, partnerships, its rules section...)."""
+        return VARIANT_DEFINITIONS[self.variant]
+
+    @property
     def players(self) -> int:
-        return int(_PRESETS[self.variant].get("players", 2))
+        return self.definition.players
 
     @property
     def partners(self) -> bool:
         """Partners sit opposite and share a score (R4.2): team = seat % 2."""
-        return bool(_PRESETS[self.variant]["engine"].get("PARTNERS", 0))
+        return self.definition.partners
 
     def teams(self) -> list[int]:
         """Each seat's team: its partnership, or the seat itself when everyone plays alone."""
@@ -264,16 +319,16 @@ class Rules:
 
     @property
     def packs(self) -> int:
-        return int(_PRESETS[self.variant]["engine"]["PACKS"])
+        return self.definition.packs
 
     @property
     def hand_size(self) -> int:
-        return int(_PRESETS[self.variant]["engine"]["HAND_SIZE"])
+        return self.definition.hand_size
 
     def hand_cap(self) -> int:
         """Most hands a game can last: every hand gives at least 80 brisque points per pack
         + 10 last trick (a Rubicon game is one hand)."""
-        if _PRESETS[self.variant]["engine"].get("ONE_HAND_GAME"):
+        if self.definition.one_hand_game:
             return 1
         min_per_hand = 80 * self.packs + 10
         return (self.players * self.options["target"]) // min_per_hand + 3
@@ -321,9 +376,14 @@ class Rules:
         return p
 
 
-# how many play each variant, for the error when a user asks for another count
-_BY_PLAYERS = {2: "ordinary, polish or rubicon", 3: "three_handed",
-               4: "four_handed or four_handed_partners"}
+def _either(names: list[str]) -> str:
+    """``a, b or c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+# which variants each number of players plays, for the error when a user asks for another
+_BY_PLAYERS = {count: _either([v.name for v in VARIANT_DEFINITIONS.values() if v.players == count])
+               for count in sorted({v.players for v in VARIANT_DEFINITIONS.values()})}
 
 
 def _check_players(variant: str, players: Any) -> None:
@@ -331,12 +391,10 @@ def _check_players(variant: str, players: Any) -> None:
         count = int(str(players).strip())
     except ValueError:
         raise RulesError(f"players must be a whole number, got {players!r}") from None
-    preset = _PRESETS[variant]
-    defined = int(preset.get("players", 2))
+    defined = VARIANT_DEFINITIONS[variant].players
     if count == defined:
         return
-    section = preset.get("rules", {"ordinary": "R2", "polish": "R5", "rubicon": "R6"}
-                         .get(variant, ""))
+    section = VARIANT_DEFINITIONS[variant].section
     hint = (f"; for {count} players use --variant {_BY_PLAYERS[count]}"
             if count in _BY_PLAYERS else "")
     raise RulesError(f"variant {variant!r} is played by {defined} players (docs/rules.md "

@@ -44,9 +44,9 @@ from bezsim.analysis.stats import mean_ci, wilson
 from bezsim.engine import api
 from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
-from bezsim.policy_faults import run_games_checked
-from bezsim.rules import Rules
-from bezsim.runner import load_kernels_announced
+from bezsim.rules import Rules, variant_of
+from bezsim.running.faults import run_games_checked
+from bezsim.running.simulation import load_kernels_announced
 
 MAX_SEED = 2**63 - 1
 ALL = "(all)"          # policy_b of a policy's overall row (more than two policies)
@@ -195,15 +195,16 @@ def add_batch(totals: PairTotals, batch: api.GameBatch, roles: Sequence[int],
 def play_pair(rules: Rules, a: str, b: str, games: int, seed: int, threads: int | None = None,
               advance=lambda n: None) -> PairTotals:
     """Play every seating of (a, b) on game indices 0..games-1; sums from a's side."""
-    from bezsim.shard_work import COMPUTE_CHUNK
+    from bezsim.policies.policy_set import resolve_policies
+    from bezsim.running.shard_work import COMPUTE_CHUNK
 
     one_hand_game = bool(rules.params()[C.PR_ONE_HAND_GAME])
     totals = PairTotals(games)
     for roles in seatings(rules.players, rules.partners):
-        names = [(a, b)[r] for r in roles]
+        seated = resolve_policies([(a, b)[r] for r in roles], rules)      # once per seating
         for start in range(0, games, COMPUTE_CHUNK):
             n = min(COMPUTE_CHUNK, games - start)
-            add_batch(totals, run_games_checked(rules, names, seed, start, n, threads), roles,
+            add_batch(totals, run_games_checked(rules, seated, seed, start, n, threads), roles,
                       one_hand_game)
             advance(n)
         totals.seatings += 1
@@ -423,7 +424,7 @@ def format_table(frame: pd.DataFrame, description: dict[str, Any]) -> str:
                          for c, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
 
     seat_list = description["seatings"]
-    rubicon = description["variant"] == "rubicon"
+    rubicon = variant_of(description["variant"]).settlement
     margin_text = ("the settlement (R6.8) from A's side, + when A wins" if rubicon
                    else "A's final score minus B's best final score")
     out = [f"tournament: {description['variant']}, {description['games']:,} deals per pair, "

@@ -270,19 +270,3 @@ def tune(setup: TuneSetup, out: str | Path, threads: int | None = None,
                 on_generation(state["generation"], state["best"]["fitness"])
     _persist(out, setup, state, command)
     return state
-
-
-def read_params_file(path: str | Path) -> str:
-    """The policy spec a parameters file (``bezsim tune``'s best.json) holds."""
-    path = Path(path)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise PolicyError(f"parameters file {str(path)!r} does not exist") from None
-    except (OSError, ValueError) as exc:
-        raise PolicyError(f"parameters file {str(path)!r} is not readable JSON "
-                          f"({exc.__class__.__name__})") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("spec"), str):
-        raise PolicyError(f"parameters file {str(path)!r} has no \"spec\" (write it with "
-                          "bezsim tune)")
-    return doc["spec"]

@@ -33,7 +33,7 @@ def make_sample(variant: str, out: Path) -> Path:
     """Simulate the sample of ``variant`` into ``out`` (replacing what is there)."""
     from bezsim.policies.registry import parse_policies
     from bezsim.rules import Rules
-    from bezsim.runner import run_simulation
+    from bezsim.running.simulation import run_simulation
 
     policies, games = SPECS[variant]
     rules = Rules.make(variant)

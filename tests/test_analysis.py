@@ -12,7 +12,7 @@ from bezsim.analysis.stats import mean_ci, wilson
 from bezsim.cli import cli
 from bezsim.errors import BezsimError
 from bezsim.rules import Rules
-from bezsim.runner import run_simulation
+from bezsim.running.simulation import run_simulation
 
 
 def test_wilson_and_mean_intervals_known_values():

@@ -30,7 +30,7 @@ from bezsim.analysis import (
 from bezsim.analysis.stats import Z95
 from bezsim.errors import BezsimError
 from bezsim.rules import Rules
-from bezsim.runner import run_simulation
+from bezsim.running.simulation import run_simulation
 
 # --- intervals --------------------------------------------------------------------------------
 

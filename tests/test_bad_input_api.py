@@ -30,7 +30,7 @@ from bezsim.io.reader import read_run, read_table
 from bezsim.policies.registry import parse_policies
 from bezsim.replay import transcript
 from bezsim.rules import VARIANTS, Rules, RulesError, option_choices, option_names
-from bezsim.runner import run_simulation
+from bezsim.running.simulation import run_simulation
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
 ORDINARY = Rules.make("ordinary")

@@ -129,12 +129,12 @@ def test_unwritable_out_names_the_path(tmp_path, fake_engine):
 
 
 def test_os_error_is_one_line_exit_1(monkeypatch, fake_engine):
-    import bezsim.runner
+    import bezsim.running.simulation
 
     def fail(*args, **kwargs):
         raise PermissionError(13, "Permission denied", "/srv/data")
 
-    monkeypatch.setattr(bezsim.runner, "run_simulation", fail)
+    monkeypatch.setattr(bezsim.running.simulation, "run_simulation", fail)
     line = assert_one_line_error(invoke("simulate", "--seed", "1"), code=1)
     assert line == "bezsim: error: Permission denied: /srv/data"
 

@@ -12,7 +12,7 @@ import numba
 import pytest
 from click.testing import CliRunner
 
-from bezsim import cli, runner
+from bezsim import cli
 from bezsim.engine import api, compiling
 from bezsim.engine.compiling import (
     announce_compiles,
@@ -20,6 +20,7 @@ from bezsim.engine.compiling import (
     compile_message,
     kernel_set,
 )
+from bezsim.running import simulation as runner
 
 
 def test_the_line_is_said_once_when_a_kernel_compiles_and_the_time_is_counted():
@@ -207,9 +208,9 @@ POSITION = ('{"variant": "ordinary", "trumps": "♥", "turnup": "9♥", "stock":
     (["replay", "--seed", "1"], "bezsim.replay", "transcript", "about 45 s"),
     (["replay", "--seed", "1", "--policies", "expert"], "bezsim.replay", "transcript",
      "about 75 s"),
-    (["play", "--seed", "1", "--save", "{tmp}/g.json"], "bezsim.play", "play_terminal",
+    (["play", "--seed", "1", "--save", "{tmp}/g.json"], "bezsim.step.play", "play_terminal",
      "about 80 s"),
-    (["play", "--seed", "1", "--hint", "search", "--save", "{tmp}/g.json"], "bezsim.play",
+    (["play", "--seed", "1", "--hint", "search", "--save", "{tmp}/g.json"], "bezsim.step.play",
      "play_terminal", "about 230 s"),
     (["tune", "--policy", "heuristic", "--against", "random,expert", "--deals", "2",
       "--generations", "1", "--popsize", "2", "--seed", "1", "--out", "{tmp}/tune"],

@@ -2318,7 +2318,7 @@ def test_runs_identical_across_shards_and_threads(tmp_path):
 
     from bezsim.io.reader import read_run
     from bezsim.io.schema import KIND_DICT
-    from bezsim.runner import run_simulation
+    from bezsim.running.simulation import run_simulation
 
     rules = PRESETS[0]
     before = numba.get_num_threads()

@@ -10,7 +10,7 @@ import pytest
 from bezsim.io.reader import read_run
 from bezsim.io.shards import shard_paths
 from bezsim.rules import Rules
-from bezsim.runner import run_simulation
+from bezsim.running.simulation import run_simulation
 
 distributed = pytest.importorskip("distributed", reason="Dask is an optional extra: "
                                   "pip install 'bezsim[dask]'")

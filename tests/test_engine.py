@@ -12,6 +12,7 @@ import pytest
 from bezsim.engine import constants as C
 from bezsim.engine.api import run_games, unpack_events
 from bezsim.errors import BezsimError
+from bezsim.policies.policy_set import resolve_policies
 from bezsim.rules import Rules
 
 RULES = Rules.make()
@@ -288,7 +289,8 @@ def _play_in(S, rules, policies, seed, game):
 
     params = rules.params()
     players = int(params[C.PR_PLAYERS])
-    _, ids, pol_params, fns = api._policy_arrays(policies, players, rules.variant)
+    seated = resolve_policies(policies, rules)
+    ids, pol_params, fns = seated.ids, seated.params, seated.functions
     hs, hi, gi, ev = api._alloc(1, int(params[C.PR_HAND_CAP]), players, 4096)
     reset_game(S)
     play_game(params, ids, pol_params, fns, np.uint64(seed), game, hs[0], hi[0], gi[0], ev[0],

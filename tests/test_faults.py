@@ -26,7 +26,7 @@ from bezsim.io.manifest import read_manifest
 from bezsim.io.reader import read_run
 from bezsim.io.shards import shard_complete, shard_metadata, shard_paths
 from bezsim.rules import Rules
-from bezsim.runner import run_simulation
+from bezsim.running.simulation import run_simulation
 
 TESTS = Path(__file__).resolve().parent
 RUN = ["--games", "40", "--seed", "3", "--shard-size", "10", "--threads", "1",
@@ -220,7 +220,7 @@ def test_a_failed_write_stops_the_computing_shard_between_engine_calls(tmp_path,
     """The writer thread fails on shard 0 while the main thread computes shard 1 in small
     engine calls: the error surfaces at the next call boundary (not after the whole shard,
     and not never), as the write's own one-line error."""
-    import bezsim.shard_work as shard_work
+    import bezsim.running.shard_work as shard_work
 
     monkeypatch.setattr(shard_work, "COMPUTE_CHUNK", 2)
     monkeypatch.setattr(shard_work, "CHUNK_SECONDS", 0.0)     # every engine call plays 2 games

@@ -24,7 +24,7 @@ import pytest
 from bezsim.io.digest import frame_digest, run_digests, stored_schema
 from bezsim.io.reader import read_run
 from bezsim.rules import Rules
-from bezsim.runner import run_simulation
+from bezsim.running.simulation import run_simulation
 
 SEED = 2024
 GAMES = 36

@@ -1,4 +1,4 @@
-"""The OpenSpiel game (bezsim/openspiel.py): OpenSpiel's random-simulation test, the deal of
+"""The OpenSpiel game (bezsim/rl/openspiel.py): OpenSpiel's random-simulation test, the deal of
 the chance node is simulate's, information states hide what the seat cannot see, and
 OpenSpiel's ISMCTS bot plays it."""
 

@@ -1,5 +1,5 @@
-"""`bezsim play` (bezsim/play.py, bezsim/narrate.py) driven by scripted input: the story told
-at each decision (checked against the engine's trace and state), the hand by suit, the
+"""`bezsim play` (bezsim/step/play.py, bezsim/step/narrate.py) driven by scripted input: the
+story told at each decision (checked against the engine's trace and state), the hand by suit, the
 prompt and its answers to bad input, hints, resigning, leaving, continuing a saved game, and
 the transcript of the saved game."""
 
@@ -16,10 +16,10 @@ from bezsim.cards import card_name
 from bezsim.cli import cli
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.play import continue_terminal, ordered, play_terminal
 from bezsim.replay import kind_label
 from bezsim.rules import Rules
-from bezsim.step import StepGame
+from bezsim.step.game import StepGame
+from bezsim.step.play import continue_terminal, ordered, play_terminal
 
 SUITS = "♠♥♦♣"
 

@@ -1,4 +1,4 @@
-"""The PettingZoo environment (bezsim/rl.py): PettingZoo's own API test in every preset,
+"""The PettingZoo environment (bezsim/rl/pettingzoo.py): PettingZoo's own API test in every preset,
 action masks that are exactly the offered actions, reproducible seeding, and rewards that
 follow the game's winner."""
 

@@ -1080,7 +1080,7 @@ def test_r4_2_tables_team_column_and_team_winner(tmp_path):
     otherwise); games.winner is the winning team, whose players' final scores are equal and
     the higher."""
     from bezsim.io.reader import read_run
-    from bezsim.runner import run_simulation
+    from bezsim.running.simulation import run_simulation
 
     run_simulation(Rules.make(PARTNERS), ["greedy"] * 4, 3, 6, tmp_path / "p", progress=False)
     tables = read_run(tmp_path / "p")

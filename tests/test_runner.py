@@ -9,12 +9,13 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from bezsim import runner, shard_work
 from bezsim.errors import BezsimError
 from bezsim.io import shards
 from bezsim.io.reader import read_run
 from bezsim.io.tables import batch_to_tables
 from bezsim.rules import Rules
+from bezsim.running import shard_work
+from bezsim.running import simulation as runner
 
 POLICIES = ["random", "greedy"]
 

@@ -10,7 +10,7 @@ from bezsim.errors import BezsimError
 from bezsim.io.reader import read_run
 from bezsim.io.shards import shard_paths
 from bezsim.rules import Rules
-from bezsim.runner import run_simulation
+from bezsim.running.simulation import run_simulation
 
 RULES = Rules.make("polish", {})
 POLICIES = ["random", "greedy"]

@@ -24,7 +24,7 @@ ALIAS = "random_alias"    # plays exactly as random: a policy against itself
 def alias(monkeypatch):
     """Register ALIAS as a second name of ``random`` (the registry refuses a name twice)."""
     from bezsim.engine import compiling
-    from bezsim.policies import registry
+    from bezsim.policies import policy_set, registry
 
     parse, run, load = registry.parse_policies, api.run_games, api.load_kernels
     message = compiling.compile_message
@@ -40,7 +40,10 @@ def alias(monkeypatch):
     def run_games(rules, policies, *args, **kw):
         return run(rules, unalias(policies), *args, **kw)
 
+    resolve = policy_set.resolve_policies
     monkeypatch.setattr(registry, "parse_policies", parse_policies)
+    monkeypatch.setattr(policy_set, "resolve_policies", lambda policies, rules: resolve(
+        policies if isinstance(policies, policy_set.PolicySet) else unalias(policies), rules))
     monkeypatch.setattr(api, "run_games", run_games)
     monkeypatch.setattr(api, "load_kernels", lambda rules, policies: load(rules,
                                                                          unalias(policies)))

@@ -95,7 +95,7 @@ def test_a_run_made_with_other_expert_defaults_is_not_resumed(tmp_path, monkeypa
     is a different run, never resumed into a mix of two players under one name."""
     from bezsim.errors import BezsimError
     from bezsim.policies import registry
-    from bezsim.runner import run_simulation
+    from bezsim.running.simulation import run_simulation
 
     rules = Rules.make("ordinary")
     out = tmp_path / "run"

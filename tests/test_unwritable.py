@@ -143,9 +143,9 @@ def test_play_with_its_default_save_place_read_only_is_refused(read_only_dir):
 def test_a_game_whose_save_fails_at_the_end_is_kept_elsewhere(tmp_path, monkeypatch):
     """The disk refuses the save once the game is left: the game goes to a new folder, and
     the error says how to continue it from there."""
-    from bezsim.play import play_terminal
     from bezsim.rules import Rules
-    from bezsim.step import StepGame
+    from bezsim.step.game import StepGame
+    from bezsim.step.play import play_terminal
 
     target = tmp_path / "g.json"
     real = StepGame.save
@@ -232,12 +232,12 @@ def test_a_tournament_whose_disk_fails_after_the_games_keeps_its_table(tmp_path,
 
 def test_a_simulate_write_failure_without_a_run_suggests_no_resume(tmp_path, monkeypatch,
                                                                    fake_engine):
-    import bezsim.runner
+    import bezsim.running.simulation
 
     def fail(out, manifest):
         raise OutputError(f"cannot write {out}/manifest.json: No space left on device")
 
-    monkeypatch.setattr(bezsim.runner, "write_manifest", fail)
+    monkeypatch.setattr(bezsim.running.simulation, "write_manifest", fail)
     out = tmp_path / "run"
     result = CliRunner().invoke(cli, ["simulate", "--games", "4", "--seed", "1", "--out",
                                       str(out), "--no-progress"])
@@ -270,9 +270,9 @@ def test_a_continued_game_whose_save_fails_leaves_the_file_it_came_from(tmp_path
     import os
 
     import bezsim.io.atomic
-    from bezsim.play import continue_terminal, play_terminal
     from bezsim.rules import Rules
-    from bezsim.step import StepGame
+    from bezsim.step.game import StepGame
+    from bezsim.step.play import continue_terminal, play_terminal
 
     path = tmp_path / "g.json"
     first = iter(["1", "q"])

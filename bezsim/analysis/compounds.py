@@ -31,7 +31,7 @@ def load_declarations(run_dir: str | Path) -> tuple[pd.DataFrame, pd.MultiIndex]
     """One row per declaration (game, hand, seat, trick won): how many combinations it
     declared (``size``) and their points; and every hand of the run, in game order."""
     # compounds exist only in Polish (R5.2): elsewhere one combination scores per trick
-    run = finished_run(run_dir, ("polish",), "compound statistics")
+    run = finished_run(run_dir, "open_cards", "compound statistics")
     path = Path(run_dir)
     if not (path / "declarations").is_dir() or not (path / "hands").is_dir():
         raise BezsimError(f"{run_dir} is not a bezsim run directory (no declarations/hands)")

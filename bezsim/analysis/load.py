@@ -24,10 +24,7 @@ from bezsim.errors import BezsimError
 from bezsim.io.manifest import MANIFEST_NAME, read_manifest
 from bezsim.io.reader import read_shards, read_table
 from bezsim.io.schema import TABLE_NAMES
-
-# docs/rules.md section of each variant, for reports
-RULES_SECTION = {"ordinary": "R2", "three_handed": "R3", "four_handed": "R4.1",
-                 "four_handed_partners": "R4.2", "polish": "R5", "rubicon": "R6"}
+from bezsim.rules import VARIANT_DEFINITIONS, Variant, variant_of
 
 
 class Run:
@@ -47,6 +44,11 @@ class Run:
     @property
     def variant(self) -> str:
         return str(self.manifest["rules"]["variant"])
+
+    @property
+    def definition(self) -> Variant:
+        """What the run's variant is (bezsim.rules.Variant)."""
+        return variant_of(self.variant)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -71,7 +73,7 @@ class Run:
 
     @property
     def partners(self) -> bool:
-        return self.variant == "four_handed_partners"
+        return self.definition.partners
 
     @property
     def sides(self) -> int:
@@ -81,7 +83,7 @@ class Run:
     @property
     def one_hand_game(self) -> bool:
         """Rubicon: a game is one hand, settled by R6.8."""
-        return self.variant == "rubicon"
+        return self.definition.one_hand_game
 
     def rules(self):
         """The run's ``bezsim.rules.Rules`` (to simulate more games like it)."""
@@ -164,13 +166,15 @@ def _check_manifest(path: Any, manifest: dict[str, Any]) -> None:
                           "games of the wrong type); is it a bezsim run?")
 
 
-def finished_run(path: str | os.PathLike, variants: Sequence[str] | None = None,
+def finished_run(path: str | os.PathLike, needs: str | None = None,
                  what: str = "these figures") -> Run:
-    """A complete run, of one of ``variants`` when given: figures of an interrupted run,
+    """A complete run, whose variant has the feature ``needs`` (a true field of
+    bezsim.rules.Variant, such as ``"open_cards"``) when given: figures of an interrupted run,
     or of a variant the question does not apply to, would silently answer another one."""
     run = load_run(path)
-    if variants is not None and run.variant not in variants:
-        raise BezsimError(f"{what} need a {' or '.join(variants)} run; {path} is a run of "
+    if needs is not None and not getattr(run.definition, needs):
+        having = [v.name for v in VARIANT_DEFINITIONS.values() if getattr(v, needs)]
+        raise BezsimError(f"{what} need a {' or '.join(having)} run; {path} is a run of "
                           f"variant {run.variant}")
     run.check_complete()
     return run

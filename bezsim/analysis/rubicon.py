@@ -23,7 +23,7 @@ def rubicon_stats(run_dir: str | Path) -> dict[str, Any]:
     ``combinations.kind_frequency`` (declared ones; a game is one hand, so games with one are
     the combination table's hands with one)."""
     # rubicons, carte blanche and the settlement are Rubicon's (R6); elsewhere all zero
-    run = finished_run(run_dir, ("rubicon",), "rubicon statistics")
+    run = finished_run(run_dir, "settlement", "rubicon statistics")
     path = Path(run_dir)
     if not (path / "games").is_dir() or not (path / "declarations").is_dir():
         raise BezsimError(f"{run_dir} is not a bezsim run directory (no games/declarations)")

@@ -1,75 +1,10 @@
 """The numba engine: integer arrays in, integer arrays out. The rules arrive as the params
 array that bezsim.rules builds; outcomes leave as arrays that bezsim.io turns into tables.
 
-Numba's on-disk cache checks only the source file of each compiled function, so a kernel
-cached in game.py would keep stale copies of functions from hand.py or offers.py after those
-change. So the cache lives in a directory named by a hash of every kernel source: a change
-to any of them starts a fresh cache, and a process still running older sources writes only
-to the older directory (dropping a shared cache on change was not enough: such a process
-could save stale kernels into it afterwards).
-
 The kernels compile with ``error_model="numpy"``: an integer division or modulo carries no
 zero-divisor check that would raise (the engine divides only by seat counts, constants and
 ``max(1, ...)``), which measured 2-3% faster hands; plug-in policies keep numba's default.
+Importing this package loads no numba: constants (``engine.constants``) stay cheap for the
+rules and the command line; ``engine.jit`` places the kernels' cache (``engine.cache``)
+before any kernel is defined.
 """
-
-import contextlib
-import hashlib
-import os
-import shutil
-import tempfile
-from pathlib import Path
-
-_PACKAGE = Path(__file__).resolve().parent.parent
-_KERNEL_DIRS = (_PACKAGE / "engine", _PACKAGE / "policies")
-# Python wrappers: no kernel and no constant a kernel reads (checked: no kernel module imports
-# them), so editing their validation does not throw away every compiled kernel
-_NOT_KERNELS = frozenset({"__init__.py", "api.py", "compiling.py", "registry.py"})
-_VERSIONS_KEPT = 3     # other processes may still be using a recent older version
-
-
-def kernel_digest() -> str:
-    digest = hashlib.sha256()
-    for folder in _KERNEL_DIRS:
-        for source in sorted(p for p in folder.glob("*.py") if p.name not in _NOT_KERNELS):
-            digest.update(source.name.encode())
-            digest.update(source.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def _writable(path: Path) -> bool:
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=path).close()
-    except OSError:
-        return False
-    return True
-
-
-def _prune(base: Path, keep: str) -> None:
-    """Remove all but the newest few versioned cache directories under ``base``."""
-    with contextlib.suppress(OSError):
-        olds = sorted((p for p in base.iterdir() if p.is_dir() and p.name != keep),
-                      key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in olds[_VERSIONS_KEPT - 1:]:
-            shutil.rmtree(old, ignore_errors=True)
-
-
-def _use_versioned_cache_dir() -> None:
-    from numba.core import config
-
-    digest = kernel_digest()
-    user = os.environ.get("NUMBA_CACHE_DIR")
-    bases = ([Path(user) / "bezsim"] if user else []) + [
-        _PACKAGE / "__pycache__" / "numba-cache", Path.home() / ".cache" / "bezsim-numba"]
-    for base in bases:
-        path = base / digest
-        if _writable(path):
-            config.CACHE_DIR = str(path)
-            os.utime(path)
-            _prune(base, digest)
-            return
-    # no writable place: numba's own locators decide (kernels may compile every run)
-
-
-_use_versioned_cache_dir()

@@ -6,13 +6,18 @@ the ``GameBatch`` result type that the io layer turns into tables.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
+
+if TYPE_CHECKING:
+    from bezsim.policies.policy_set import PolicySet
 
 
 @dataclass
@@ -95,16 +100,12 @@ def _remember(params: np.ndarray, gi: np.ndarray) -> None:
                   max(events, int(gi[:, C.GI_N_EVENTS].max())))
 
 
-def _policy_arrays(policies: list[str], players: int, variant: str):
-    from bezsim.policies.registry import (
-        parse_policies,
-        policy_functions,
-        policy_ids,
-        policy_params,
-    )
+def _resolved(policies: PolicySet | Sequence[str] | str, rules) -> PolicySet:
+    """The policies as the kernels read them, resolved here only when a caller passed text
+    (a driver playing many calls resolves them once, bezsim.policies.policy_set)."""
+    from bezsim.policies.policy_set import resolve_policies
 
-    specs = parse_policies(policies, players)      # it refuses what is not names
-    return specs, policy_ids(specs), policy_params(specs, variant), policy_functions(specs)
+    return resolve_policies(policies, rules)
 
 
 def _alloc(n: int, hand_cap: int, players: int, event_cap: int):
@@ -155,7 +156,7 @@ def _check_range(seed: int, game_start: int, n_games: int) -> None:
                           f"{int(game_start) + int(n_games) - 1}")
 
 
-def load_kernels(rules, policies: list[str]) -> GameBatch:
+def load_kernels(rules, policies: PolicySet | Sequence[str] | str) -> GameBatch:
     """Compile, or load from the on-disk cache, the kernel ``run_games`` calls for these
     policies, so a caller can time the compile apart from the games. Returns a batch for
     warming the writer's kernels the same way: two throwaway games (games 0 and 1 of seed
@@ -164,10 +165,10 @@ def load_kernels(rules, policies: list[str]) -> GameBatch:
     batch's are not, and the writer compiled a second time for them); the empty batch when
     a seat is a plug-in or search, whose games only the checked path may play. The
     throwaway games leave the row sizing of later calls as it was."""
+    _check_rules(rules)
+    policies = _resolved(policies, rules)
     empty = run_games(rules, policies, 0, 0, 0)
-    players = int(rules.params()[C.PR_PLAYERS])
-    _, _, _, fns = _policy_arrays(policies, players, rules.variant)
-    if fns[1] is not None:
+    if policies.functions[1] is not None:
         return empty
     key = rules.params().tobytes()
     seen = _SEEN.get(key)
@@ -204,9 +205,10 @@ def _run_threads(threads: int, args: tuple, game_start: int, hs: np.ndarray, hi:
             pass
 
 
-def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: int,
-              threads: int | None = None, parallel: bool = True) -> GameBatch:
-    """Play games ``game_start .. game_start + n_games - 1`` and return their outcome arrays."""
+def run_games(rules, policies: PolicySet | Sequence[str] | str, seed: int, game_start: int,
+              n_games: int, threads: int | None = None, parallel: bool = True) -> GameBatch:
+    """Play games ``game_start .. game_start + n_games - 1`` and return their outcome arrays.
+    ``policies``: a PolicySet, or specs (one per seat, or one for all) resolved here."""
     import numba
 
     from bezsim.engine.game import run_serial, trace_game
@@ -217,7 +219,9 @@ def run_games(rules, policies: list[str], seed: int, game_start: int, n_games: i
     params = rules.params()
     players = int(params[C.PR_PLAYERS])
     hand_cap = int(params[C.PR_HAND_CAP])
-    specs, pol_ids, pol_params, fns = _policy_arrays(policies, players, rules.variant)
+    policy_set = _resolved(policies, rules)
+    specs, pol_ids, pol_params, fns = (list(policy_set.specs), policy_set.ids,
+                                       policy_set.params, policy_set.functions)
     hands, events = _capacities(params, hand_cap)
     hs, hi, gi, ev = _alloc(n_games, hands, players, events)
     seed_u = np.uint64(seed)
@@ -270,7 +274,7 @@ def _check_policy_errors(gi: np.ndarray, policies: list[str], game_start: int) -
                           f"offered in game {game_start + int(bad[0])}")
 
 
-def trace_one(rules, policies: list[str], seed: int, game: int):
+def trace_one(rules, policies: PolicySet | Sequence[str] | str, seed: int, game: int):
     """Play one game with its full trace: (GameBatch of that game, trace rows)."""
     from bezsim.engine.game import trace_game
 
@@ -280,7 +284,9 @@ def trace_one(rules, policies: list[str], seed: int, game: int):
     params = rules.params()
     players = int(params[C.PR_PLAYERS])
     hand_cap = int(params[C.PR_HAND_CAP])
-    specs, pol_ids, pol_params, fns = _policy_arrays(policies, players, rules.variant)
+    policy_set = _resolved(policies, rules)
+    specs, pol_ids, pol_params, fns = (list(policy_set.specs), policy_set.ids,
+                                       policy_set.params, policy_set.functions)
     cap = 4096
     while True:
         hs, hi, gi, ev = _alloc(1, hand_cap, players, cap // 8)

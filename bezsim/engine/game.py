@@ -256,7 +256,7 @@ def trace_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_inf
 def replay_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info,
                 events, S):
     """One game in a state array that carries a script (engine/script.py), every built-in
-    policy compiled in: the step API's replays (bezsim/step.py). Returns the random streams
+    policy compiled in: the step API's replays (bezsim/step/game.py). Returns the random streams
     at the end (at the snapshot, the script keeps its own copy)."""
     players = params[PR_PLAYERS]
     rng = np.zeros((1 + players, 4), np.uint64)
@@ -269,7 +269,7 @@ def replay_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, g
 def first_decision(params, pol_ids, pol_params, seed, game, S, rng):
     """Deal hand 0 of ``game`` as play_game does (the same streams) and play it, every
     scripted seat (engine/script.py) stopping at its first decision: OpenSpiel's states
-    (bezsim/openspiel.py) start there."""
+    (bezsim/rl/openspiel.py) start there."""
     players = params[PR_PLAYERS]
     load_rules(S, params)
     seed_stream(rng[0], seed, game, PURPOSE_GAME, 0)

@@ -19,6 +19,10 @@ import numba
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
+from bezsim.engine.cache import use_versioned_cache_dir
+
+use_versioned_cache_dir()      # before any kernel is defined, so every kernel caches there
+
 
 def _plain_call_template(dispatcher: CPUDispatcher) -> None:
     compiled_for_literals = dispatcher.get_call_template

@@ -1,4 +1,4 @@
-"""The scripted seat of the step API (bezsim/step.py): the engine plays a game to its end in
+"""The scripted seat of the step API (bezsim/step/game.py): the engine plays a game to its end in
 one call, so a game driven one decision at a time is replayed from its start with the
 decisions taken so far, and stops where the script runs out.
 
@@ -89,7 +89,7 @@ def script_policy(S, seat, rng):
     return 0
 
 
-# --- the Python side (bezsim/step.py, bezsim/openspiel.py) --------------------------------
+# --- the Python side (bezsim/step/game.py, bezsim/rl/openspiel.py) --------------------------------
 
 def stream_words(stream: np.ndarray) -> list[int]:
     """put_stream in Python: a script entry's stream words."""

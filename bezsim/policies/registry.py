@@ -21,17 +21,13 @@ from importlib import resources
 import numpy as np
 
 from bezsim.engine.external import EXTERNAL
-from bezsim.errors import BezsimError, did_you_mean
+from bezsim.errors import PolicyError, did_you_mean
 from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, RANDOM
 from bezsim.policies.expert import BASE_WEIGHTS
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS
 
 N_POLICY_PARAMS = 48      # width of each seat's parameter row the kernels receive (search
 #                           keeps its play-out policy's weights in columns 16..47)
-
-
-class PolicyError(BezsimError, ValueError):
-    """An unknown policy name or parameter, or a wrong number of policies."""
 
 
 @dataclass(frozen=True)
@@ -260,7 +256,7 @@ def parse_spec(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
     if not isinstance(spec, str):
         raise PolicyError(f"a policy must be a name like 'greedy', got {spec!r}")
     if spec.strip().startswith("@"):       # a parameters file written by bezsim tune
-        from bezsim.tune import read_params_file
+        from bezsim.policies.params_file import read_params_file
 
         return parse_spec(read_params_file(spec.strip()[1:]))
     if not _balanced(spec):

@@ -20,7 +20,7 @@ from bezsim.analysis import plots
 from bezsim.analysis.combinations import LABELS, combination_table, estimate
 from bezsim.analysis.compare import policy_comparison
 from bezsim.analysis.convergence import convergence
-from bezsim.analysis.load import RULES_SECTION, Run, load_run, n_hands
+from bezsim.analysis.load import Run, load_run, n_hands
 from bezsim.analysis.scores import hand_points, per_game, quantiles, score_summary
 from bezsim.analysis.stats import Estimate
 from bezsim.report.document import Bullets, Document, Figure, Table, est, pct, signed
@@ -86,7 +86,7 @@ def position_names(sides: int, partners: bool) -> list[str]:
 def configuration(doc: Document, run: Run) -> None:
     s = doc.section("Configuration")
     defaults = default_options(run.variant)
-    rows = [["variant", f"{run.variant} (docs/rules.md {RULES_SECTION.get(run.variant, '?')})"],
+    rows = [["variant", f"{run.variant} (docs/rules.md {run.definition.section})"],
             ["players", f"{run.players}" + (" in two partnerships (seats 0+2, 1+3)"
                                             if run.partners else "")],
             ["policies by seat", ", ".join(f"{i}: {p}" for i, p in enumerate(run.policies))],
@@ -433,9 +433,9 @@ def build_run_report(run_dir: str | Path | Run, title: str | None = None) -> Doc
     distributions(doc, run)
     combinations(doc, run)
     seats(doc, run)
-    if run.variant == "polish":
+    if run.definition.open_cards:
         polish(doc, run)
-    if run.variant == "rubicon":
+    if run.definition.settlement:
         rubicon(doc, run)
     policies(doc, run)
     convergence_section(doc, run)

@@ -57,7 +57,7 @@ class Context:
         """Play (or reuse, if already finished) a run under ``runs_dir/label``."""
         from bezsim.policies.registry import parse_policies
         from bezsim.rules import Rules
-        from bezsim.runner import run_simulation
+        from bezsim.running.simulation import run_simulation
 
         rules = Rules.make(variant, options or {})
         specs = parse_policies(policies if isinstance(policies, str) else list(policies),

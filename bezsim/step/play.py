@@ -1,7 +1,7 @@
 """A person plays against bots at the terminal (``bezsim play``), over the step API.
 
 Each decision first tells, in play order, what happened since the person's last one
-(bezsim/narrate.py: who led, who played what and who won each trick, every declaration with
+(bezsim/step/narrate.py: who led, who played what and who won each trick, every declaration with
 its seat, name and points, shows "to score", the seven of trumps, Polish open cards, Rubicon's
 trumps fixed, the draws and the stock left; never another seat's concealed cards), then shows
 the table (hand and trick numbers counted from 1, trumps, turn-up, stock, scores, Rubicon's
@@ -26,9 +26,9 @@ from bezsim.cards import parse_card
 from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
 from bezsim.io.writable import KeptElsewhere, check_writable_file, write_or_keep
-from bezsim.narrate import Narrator, seat_name
 from bezsim.rules import Rules
-from bezsim.step import StepGame, read_saved
+from bezsim.step.game import StepGame, read_saved
+from bezsim.step.narrate import Narrator, seat_name
 
 HELP = """moves: type the number of a move, or a card (Q♠, qs, 10h, 7d).
   h  hint: what the hint policy would play here

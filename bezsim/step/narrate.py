@@ -10,7 +10,7 @@ by the first marriage or sequence (R6.2) and carte blanche (R6.4), the draws wit
 left after them, stage 2, and each hand's points and scores. Hands are numbered from 1.
 
 The trace holds every card, the concealed ones too; this module names only what the seat
-sees (bezsim/observe.py): cards played, declared, shown, laid open or exchanged with the
+sees (bezsim/step/observe.py): cards played, declared, shown, laid open or exchanged with the
 turn-up, a carte blanche hand (shown to every seat), the turn-up (also when it is drawn, the
 last card of the stock), and the seat's own deal and draws. Another seat's draw from the
 stock is told as "seat 1" with no card. The deals of the other seats are read only to know

@@ -33,7 +33,7 @@ from bezsim.io.storage import FsspecStore, LocalStore, store_for
 from bezsim.io.tables import batches_table
 from bezsim.io.writable import check_writable_dir
 from bezsim.rules import Rules
-from bezsim.shard_work import (
+from bezsim.running.shard_work import (
     ChunkSizer,
     compute_shard,
     count_hands,
@@ -111,7 +111,7 @@ def _validate(rules: Rules, policies: list[str], seed: int, games: int, shard_si
 
     specs = parse_policies(policies, rules.players)
     if dask is not None:
-        from bezsim.dask_runner import check_target
+        from bezsim.running.dask_cluster import check_target
 
         if not isinstance(dask, str):
             raise BezsimError(f"dask must be 'local' or a scheduler address, got {dask!r}")
@@ -206,7 +206,7 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
     Rerunning the same call resumes: finished shards are kept and skipped. The tables are
     the same whatever ``threads`` or ``shard_size`` (each game depends only on seed and id),
     and the same on a Dask cluster (``dask``: ``local`` or a scheduler address), where each
-    shard is a task that writes its own files (bezsim/dask_runner.py).
+    shard is a task that writes its own files (bezsim/running/dask_cluster.py).
     """
     policies = _validate(rules, _policy_list(policies), seed, games, shard_size, threads, dask)
     _compile_plugins(policies)
@@ -225,7 +225,7 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
     if dask is None and todo:
         compiled = load_kernels_announced(rules, policies, progress)
     if dask is not None:
-        from bezsim.dask_runner import run_shards
+        from bezsim.running.dask_cluster import run_shards
 
         with _progress_bar(games, skipped, progress) as bar:
             hands = run_shards(dask, rules, policies, seed, todo, out, identity, threads,

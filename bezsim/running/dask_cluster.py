@@ -59,7 +59,7 @@ def shard_task(rules_dict: dict[str, Any], policies: list[str], seed: int, index
                threads: int | None) -> int:
     """Run on a worker: compute one shard, write it; returns its hands."""
     from bezsim.rules import Rules
-    from bezsim.shard_work import Shard, compute_shard, count_hands, write_tables
+    from bezsim.running.shard_work import Shard, compute_shard, count_hands, write_tables
 
     rules = Rules.make(rules_dict["variant"], rules_dict["options"])
     shard = Shard(index, game_start, n_games)

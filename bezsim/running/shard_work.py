@@ -17,8 +17,8 @@ from bezsim.engine import constants as C
 from bezsim.io.schema import TABLE_NAMES
 from bezsim.io.shards import shard_metadata, write_shard_table
 from bezsim.io.tables import batches_table
-from bezsim.policy_faults import run_games_checked
 from bezsim.rules import Rules
+from bezsim.running.faults import run_games_checked
 
 # Games of the first engine call of a run, and the fewest per call. Later calls are sized
 # from the measured rate to take about CHUNK_SECONDS: short enough that the progress bar
@@ -53,6 +53,9 @@ def compute_shard(rules: Rules, policies: list[str], seed: int, shard: Shard,
     stop = shard.game_start + shard.n_games
     start = shard.game_start
     sizer = sizer or ChunkSizer()
+    from bezsim.policies.policy_set import resolve_policies
+
+    policies = resolve_policies(policies, rules)       # once for the shard's chunks
     while start < stop:
         n = min(sizer.games, stop - start)
         began = time.perf_counter()

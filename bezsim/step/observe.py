@@ -4,7 +4,7 @@ The policy contract (bezsim/policies/builtin.py) names the regions: the seat's o
 row (``O_SEEN``: its hand, what it was shown, what has been played), the public scalars, the
 trick, the offer, and the announced "to score" combinations. ``observe`` turns them into a
 dictionary for people and programs; ``observation_vector`` into a fixed-length array for
-learning agents (PettingZoo, bezsim/rl.py). Neither reads another hand or the stock.
+learning agents (PettingZoo, bezsim/rl/pettingzoo.py). Neither reads another hand or the stock.
 """
 
 from __future__ import annotations

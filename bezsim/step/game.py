@@ -15,7 +15,7 @@ and index (tests/test_step.py, every preset). A replay costs one game of engine 
 decision costs a few milliseconds at most (README: the step API).
 
 ``history`` replays once more with the engine's trace and returns its rows up to the current
-decision (every card: bezsim/narrate.py tells a seat what it may see of them). ``save`` writes
+decision (every card: bezsim/step/narrate.py tells a seat what it may see of them). ``save`` writes
 a game as JSON (rules, seed, seats, the open seats' decisions, whether it is over or was
 resigned), ``read_saved`` checks such a file without playing it, ``load`` plays it again to
 where it stopped, and ``transcript`` prints it as ``bezsim replay`` does, finished or not.
@@ -196,7 +196,7 @@ class StepGame:
 
     def observation(self) -> dict[str, Any]:
         """What the deciding seat may see (the policy contract, bezsim/policies/builtin.py)."""
-        from bezsim.observe import observe
+        from bezsim.step.observe import observe
 
         self._need_decision()
         return observe(self.rules, self._S, self._seat)
@@ -298,7 +298,7 @@ class StepGame:
         """The engine's trace rows (engine/constants.py, TR_*) of the game so far: up to the
         current decision, or the whole game once it is over. One more replay, with a trace.
         Every card is in it, the concealed ones too: what a seat may be told of it is
-        bezsim/narrate.py's business."""
+        bezsim/step/narrate.py's business."""
         if self.over:
             return self._traced()[1]
         while True:

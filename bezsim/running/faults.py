@@ -20,20 +20,24 @@ import contextlib
 import functools
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bezsim.engine import api
 from bezsim.engine import constants as C
 
+if TYPE_CHECKING:
+    from bezsim.policies.policy_set import PolicySet
+
 
 class PluginFault(api.PolicyFault):
     """A user policy raised, or answered outside the actions offered."""
 
 
-def run_games_checked(rules, policies: list[str], seed: int, game_start: int, n_games: int,
-                      threads: int | None = None) -> api.GameBatch:
+def run_games_checked(rules, policies: PolicySet | Sequence[str], seed: int, game_start: int,
+                      n_games: int, threads: int | None = None) -> api.GameBatch:
     """``api.run_games``, but a policy that raised or answered outside the offer ends it
     with a PluginFault naming that policy and the first game it did so in."""
     raised: list[BaseException] = []

@@ -13,7 +13,7 @@ Agents are ``player_0`` .. ``player_{n-1}``, one per seat. Actions are one Discr
 for every variant: 0..31 play a card of that face (suit * 8 + rank, ranks A 10 K Q J 9 8 7;
 copies play alike), 32 + code declare a combination or the seven (code = kind * 4 + suit,
 bezsim.engine.constants), and STOP (the last action) declares nothing more. The mask
-marks what the rules allow now. The observation is bezsim.observe.observation_vector: the
+marks what the rules allow now. The observation is bezsim.step.observe.observation_vector: the
 seat's own knowledge, never another hand or the stock. Reward at the end of the game: +1
 to the winning seat (or both seats of the winning team), -1 to the others, 0 each for a draw.
 ``reset(seed)`` plays game 0 of that seed, so the same seed deals the same cards.
@@ -26,44 +26,17 @@ from typing import Any
 import numpy as np
 
 from bezsim.engine import constants as C
-from bezsim.engine import state as st
-from bezsim.observe import OBSERVATION_SIZE, observation_vector
+from bezsim.rl.actions import N_ACTIONS, STOP, action_of, offered
 from bezsim.rules import Rules
-from bezsim.step import StepGame
+from bezsim.step.game import StepGame
+from bezsim.step.observe import OBSERVATION_SIZE, observation_vector
 
 try:
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as exc:          # pragma: no cover - the extra is not installed
-    raise ImportError("bezsim.rl needs PettingZoo: pip install 'bezsim[rl]'") from exc
-
-CARD_ACTIONS = 32
-DECLARE_BASE = CARD_ACTIONS
-STOP = DECLARE_BASE + C.N_KINDS * 4
-N_ACTIONS = STOP + 1
-
-
-def action_of(kind: str, value: int) -> int:
-    """The environment's action for an offered card, declaration code or stop."""
-    if kind == "card":
-        return value & 31
-    if kind == "stop":
-        return STOP
-    return DECLARE_BASE + value
-
-
-def offered(S: np.ndarray) -> dict[int, int]:
-    """Environment action -> index in the offer, for the decision in state array ``S`` (the
-    first copy of a face stands for its copies). Shared with bezsim/openspiel.py."""
-    out: dict[int, int] = {}
-    play = S[st.O_DECISION] == C.D_PLAY
-    for i in range(int(S[st.O_N_ACTS])):
-        v = int(S[st.O_ACTS + i])
-        kind = "card" if play else ("stop" if v == C.A_STOP else "declare")
-        out.setdefault(action_of(kind, v), i)
-    return out
-
+    raise ImportError("bezsim.rl.pettingzoo needs PettingZoo: pip install 'bezsim[rl]'") from exc
 
 class BeziqueEnv(AECEnv):
     """The AEC environment (module docstring)."""

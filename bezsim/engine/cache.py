@@ -1,0 +1,74 @@
+"""Where the compiled kernels are cached.
+
+Numba's on-disk cache checks only the source file of each compiled function, so a kernel
+cached in game.py would keep stale copies of functions from hand.py or offers.py after those
+change. So the cache lives in a directory named by a hash of every kernel source (the engine
+and the policies, their subpackages included): a change to any of them starts a fresh cache,
+and a process still running older sources writes only to the older directory (dropping a
+shared cache on change was not enough: such a process could save stale kernels into it
+afterwards).
+"""
+
+
+import contextlib
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+_KERNEL_DIRS = (_PACKAGE / "engine", _PACKAGE / "policies")
+# kernels outside those folders (the compiled pass from outcome arrays to columns)
+_KERNEL_FILES = (_PACKAGE / "io" / "flatten.py",)
+# Python wrappers: no kernel and no constant a kernel reads (checked: no kernel module imports
+# them), so editing their validation does not throw away every compiled kernel
+_NOT_KERNELS = frozenset({"__init__.py", "api.py", "compiling.py", "registry.py"})
+_VERSIONS_KEPT = 3     # other processes may still be using a recent older version
+
+
+def kernel_digest() -> str:
+    digest = hashlib.sha256()
+    sources = [p for folder in _KERNEL_DIRS for p in folder.rglob("*.py")
+               if p.name not in _NOT_KERNELS] + [p for p in _KERNEL_FILES if p.exists()]
+    for source in sorted(sources):
+        digest.update(source.relative_to(_PACKAGE).as_posix().encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _writable(path: Path) -> bool:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError:
+        return False
+    return True
+
+
+def _prune(base: Path, keep: str) -> None:
+    """Remove all but the newest few versioned cache directories under ``base``."""
+    with contextlib.suppress(OSError):
+        olds = sorted((p for p in base.iterdir() if p.is_dir() and p.name != keep),
+                      key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in olds[_VERSIONS_KEPT - 1:]:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def use_versioned_cache_dir() -> None:
+    """Point numba's cache at the directory of this version of the kernels' sources."""
+    from numba.core import config
+
+    digest = kernel_digest()
+    user = os.environ.get("NUMBA_CACHE_DIR")
+    bases = ([Path(user) / "bezsim"] if user else []) + [
+        _PACKAGE / "__pycache__" / "numba-cache", Path.home() / ".cache" / "bezsim-numba"]
+    for base in bases:
+        path = base / digest
+        if _writable(path):
+            config.CACHE_DIR = str(path)
+            os.utime(path)
+            _prune(base, digest)
+            return
+    # no writable place: numba's own locators decide (kernels may compile every run)
+

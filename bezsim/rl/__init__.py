@@ -1,0 +1,25 @@
+"""Bézique for AI research: the environments and their shared action map.
+
+``bezsim.rl.env(...)`` / ``raw_env(...)`` give the PettingZoo AEC environment (extra ``rl``);
+``import bezsim.openspiel`` registers the OpenSpiel game (extra ``openspiel``). Each
+environment loads only when first asked for, so one extra never needs the other's library.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bezsim.rl.actions import CARD_ACTIONS, DECLARE_BASE, N_ACTIONS, STOP, action_of, offered
+
+_PETTINGZOO = ("BeziqueEnv", "env", "raw_env")
+
+__all__ = ["CARD_ACTIONS", "DECLARE_BASE", "N_ACTIONS", "STOP", "action_of", "offered",
+           *_PETTINGZOO]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PETTINGZOO:
+        from bezsim.rl import pettingzoo
+
+        return getattr(pettingzoo, name)
+    raise AttributeError(f"module 'bezsim.rl' has no attribute {name!r}")
