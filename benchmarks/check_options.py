@@ -1,13 +1,13 @@
 """The independent conformance checker over many hands of each option set of a variant (the
 soak, benchmarks/soak.py, plays the presets only). Each option set is played by several
 line-ups, each on its own seed, split into chunks over worker processes; every game's trace is
-walked by tests/test_conformance.py's checker and replay = batch is checked per chunk.
+walked by the rules referee (bezsim.referee) and replay = batch is checked per chunk.
 
     python benchmarks/check_options.py [--variant rubicon] [--hands 10000] [--seed 1]
         [--workers N] [--option NAME=VALUE ...]
 
 Without ``--option`` the variant's built-in option sets are checked: the preset itself and the
-sets tests/test_conformance.py names for it. With ``--option`` (repeatable), that one set.
+sets bezsim.referee.option_sets names for it. With ``--option`` (repeatable), that one set.
 Prints hands and violations per set (each violation with its reproduction); exit status 1 if
 any.
 """
@@ -24,9 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT.parent / "tests"))
 
-import soak  # noqa: E402  (the soak's chunk checker; it puts tests/ on the path too)
+import soak  # noqa: E402  (the soak's chunk checker, a script beside this one)
 
 LINE_UPS = (("greedy", "greedy"), ("random", "greedy"), ("heuristic", "heuristic"),
             ("heuristic", "random"))
@@ -35,10 +34,10 @@ GAMES_PER_CHUNK = 200
 
 def option_sets(variant: str) -> list[dict[str, str]]:
     """The preset, then the non-default sets the conformance tests check for ``variant``."""
-    import test_conformance as tc
+    from bezsim.referee import option_sets as known
 
-    named = {"ordinary": tc.OPTION_SETS, "polish": tc.POLISH_OPTION_SETS,
-             "rubicon": tc.RUBICON_OPTION_SETS}.get(variant, [])
+    named = {"ordinary": known.OPTION_SETS, "polish": known.POLISH_OPTION_SETS,
+             "rubicon": known.RUBICON_OPTION_SETS}.get(variant, [])
     return [{}] + [dict(o) for o in named]
 
 

@@ -1,5 +1,5 @@
 """Soak (issue 9): millions of hands over every variant preset and every built-in policy, each
-game's trace walked by the independent conformance checker of ``tests/`` (the conformance
+game's trace walked by the rules referee, ``bezsim.referee`` (the conformance
 invariants, replay = batch included; legal moves only, no card declared from outside the hand,
 table or open cards, reuse rules never broken, scores never negative). Reports hands checked
 and violations.
@@ -35,10 +35,6 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The checker is test code on purpose: it re-derives every rule from docs/rules.md and shares no
-# code with the engine (tests/test_conformance.py, its docstring), so it is not part of the
-# bezsim package. The soak imports it from tests/.
-sys.path.insert(0, str(ROOT / "tests"))
 
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
             "rubicon")
@@ -164,10 +160,9 @@ def check_chunk(variant: str, policies: tuple[str, ...], seed: int, game_start: 
     exception in a game is a violation of that game (with its reproduction) and the chunk goes
     on. ``tracer`` (default ``trace_one``) is the seam the tests use to feed the checker a
     broken trace; ``options`` are rule options over the preset, as (name, value) pairs."""
-    from test_conformance import Game, Violation
-
     from bezsim.engine import constants as C
     from bezsim.engine.api import trace_one
+    from bezsim.referee import Game, Violation
 
     tracer = tracer or trace_one
     rules = rules_of(variant, tuple(sorted(options)))
@@ -205,13 +200,12 @@ def check_chunk(variant: str, policies: tuple[str, ...], seed: int, game_start: 
 
 def replay_differences(rules, policies: tuple[str, ...], seed: int, game_start: int,
                        games: int, traced: dict) -> list[tuple[int, str]]:
-    """Replay = batch (a conformance invariant, as ``test_conformance.Sample``): the outcome
+    """Replay = batch (a conformance invariant, as ``bezsim.referee.Sample``): the outcome
     rows of each traced game that passed the checker equal those the batch engine writes for
     the same games; only the rows a game uses are compared. (game, difference) per game."""
 
-    from test_conformance import batch_difference
-
     from bezsim.engine import api
+    from bezsim.referee import batch_difference
 
     batch = api.run_games(rules, list(policies), seed, game_start, games, parallel=False)
     out = []
@@ -456,8 +450,8 @@ def reproduction(v: dict) -> str:
     return (f"{v['variant']} policies {policies} seed {v['seed']} game {v['game']}: "
             f"{v['message']}\n    transcript: bezsim replay --variant {v['variant']} "
             f"--policies {policies} --seed {v['seed']} --game {v['game']}\n    check: "
-            f"python -c \"import sys; sys.path.insert(0, 'tests'); from test_conformance "
-            f"import checked; from bezsim.rules import Rules; checked(Rules.make("
+            f"python -c \"from bezsim.referee import checked; "
+            f"from bezsim.rules import Rules; checked(Rules.make("
             f"'{v['variant']}'), {v['policies']!r}, {v['seed']}, {v['game']})\"")
 
 
@@ -471,7 +465,7 @@ class Parser(argparse.ArgumentParser):
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     ap = Parser(description="Soak (issue 9): every variant preset and built-in policy, each "
-                "game's trace checked by the conformance checker of tests/.")
+                "game's trace checked by the rules referee (bezsim.referee).")
     ap.add_argument("--hands", type=int, help=f"hands in all (default {DEFAULT_HANDS:,}; "
                     f"--quick: {QUICK_HANDS:,})")
     ap.add_argument("--seed", type=int, default=1, help="root seed: cell i plays seed + i")

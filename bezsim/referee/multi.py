@@ -1,8 +1,8 @@
-"""The conformance checker for three- and four-handed bézique (R3, R4.1, R4.2).
+"""The referee's reading of three- and four-handed bézique (docs/rules.md R3, R4.1, R4.2).
 
-Imported by ``test_conformance``; like the two-handed checker there, it reads only the trace
-record layout (TR_*) and the kind numbers of ``bezsim.engine.constants`` and re-derives every
-rule from docs/rules.md (and the engine semantics its brief fixes where the texts leave room):
+Like the two-handed reading (``two_handed``), it reads only the trace record layout (TR_*)
+and the kind numbers of ``bezsim.engine.constants`` and re-derives every rule from
+docs/rules.md (and, where the texts leave room, the readings listed at the end):
 
 * the deal: 3, 4 packs (96, 128 physical cards, each dealt, turned up or drawn once and played
   once); eight cards each in batches 3-2-3 starting left of the dealer, then the turn-up; the
@@ -39,54 +39,25 @@ from __future__ import annotations
 from collections import Counter
 
 from bezsim.engine import constants as C
-
-
-class Violation(AssertionError):
-    pass
-
-
-def expect(cond: bool, what: str, *args) -> None:
-    if not cond:
-        raise Violation(what + (": " + " ".join(map(str, args)) if args else ""))
-
-
-def expect_no_negative(row: list[int], seats: int, what: str) -> None:
-    """Scores are never negative (issue 9): the seats' values of a TR_HAND_POINTS, TR_HAND_END
-    or TR_GAME_END row (fields 2..). Checked before the values are compared with the checker's
-    own, so that a negative value is reported as such."""
-    if min(row[2:2 + seats]) < 0:
-        raise Violation(f"negative {what}: {row}")
-
-
-def expect_event_points(row: list[int]) -> None:
-    """No event scores negative points (issue 9); checked before the event is compared."""
-    if row[7] < 0:
-        raise Violation(f"negative points in an event: {row}")
-
-
-def pad4(values: list[int]) -> list[int]:
-    """One value per seat, -1 for the seats the variant lacks (TR_HAND_END and friends)."""
-    return list(values) + [-1] * (C.MAX_PLAYERS - len(values))
-
-
-# --- cards (docs/rules.md, Notation: id = pack*32 + suit*8 + rank) ----------------------------
-
-ACE, TEN, KING, QUEEN, JACK, SEVEN = 0, 1, 2, 3, 4, 7
-SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
-SEQ_RANKS = (ACE, TEN, KING, QUEEN, JACK)
-
-
-def suit(card: int) -> int:
-    return (card % 32) // 8
-
-
-def rank(card: int) -> int:
-    return card % 8
-
-
-def face(card: int) -> int:
-    return card % 32
-
+from bezsim.referee.notation import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    JACK,
+    KING,
+    NO_TAGS,
+    QUEEN,
+    SEQ_RANKS,
+    SEVEN,
+    SPADES,
+    TEN,
+    face,
+    pad4,
+    rank,
+    suit,
+)
+from bezsim.referee.violation import Violation, expect, expect_event_points, expect_no_negative
 
 # (players, packs, partners) of each variant, from R3 and R4
 MULTI = {"three_handed": (3, 3, False), "four_handed": (4, 4, False),
@@ -147,7 +118,6 @@ TAG = {C.K_COMMON_MARRIAGE: "marriage", C.K_ROYAL_MARRIAGE: "marriage",
 CLASS_M = frozenset({"marriage", "sequence"})
 CLASS_B = frozenset({"bezique", "double", "triple"})
 DECLARATION_ROWS = (C.TR_EXCHANGE, C.TR_DECLARED_CARD, C.TR_SHOW)
-NO_TAGS: frozenset = frozenset()
 
 
 def code_of(kind: int, extra: int) -> int:
@@ -156,7 +126,7 @@ def code_of(kind: int, extra: int) -> int:
 
 
 class MultiHand:
-    """One hand of three- or four-handed bézique; ``game`` is the two-handed checker's Game
+    """One hand of three- or four-handed bézique; ``game`` is the referee's ``Game``
     (trace cursor, options, policies, scores, outcome rows)."""
 
     def __init__(self, game, number: int, dealer: int) -> None:
