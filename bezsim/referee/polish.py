@@ -8,8 +8,6 @@ every combination the trick completes and requires exactly those (R5.2 completen
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bezsim.engine import constants as C
 from bezsim.referee.notation import (
     ACE,
@@ -24,12 +22,9 @@ from bezsim.referee.notation import (
     rank,
     suit,
 )
+from bezsim.referee.trace_reader import GameTrace
 from bezsim.referee.two_handed import COMBOS, FOURS, Hand, tag, trick_winner
 from bezsim.referee.violation import Violation, expect
-
-if TYPE_CHECKING:
-    from bezsim.referee.game import Game
-
 
 ALL_CARDS = frozenset(range(64))
 SEVEN_KINDS = (C.K_SEVEN_TURNUP, C.K_SEVEN_EXCHANGE, C.K_SEVEN_PLAYED)
@@ -47,7 +42,7 @@ class PolishHand(Hand):
     open cards by a card new on this trick scores (a compound declaration). Only R1.9 rule 1
     holds, per copy."""
 
-    def __init__(self, game: Game, number: int, dealer: int) -> None:
+    def __init__(self, game: GameTrace, number: int, dealer: int) -> None:
         super().__init__(game, number, dealer)
         self.open: list[list[int]] = [[], []]     # seat -> its open cards (R5.1)
         self.open_set: set[int] = set()           # both seats' (an index of ``open``)

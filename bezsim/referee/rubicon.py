@@ -8,8 +8,6 @@ rather than taken from ``bezsim.engine.settlement``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bezsim.engine import constants as C
 from bezsim.referee.notation import (
     ACE,
@@ -25,12 +23,9 @@ from bezsim.referee.notation import (
     rank,
     suit,
 )
+from bezsim.referee.trace_reader import GameTrace
 from bezsim.referee.two_handed import FOURS, MARRIAGES, Hand, trick_winner
 from bezsim.referee.violation import expect, expect_event_points, expect_no_negative
-
-if TYPE_CHECKING:
-    from bezsim.referee.game import Game
-
 
 RUBICON_CARDS = frozenset(range(128))
 RUBICON_STAGE1 = 55          # R6.1: 110 stock cards, two a trick
@@ -105,7 +100,7 @@ class RubiconHand(Hand):
     is lost, once.
     """
 
-    def __init__(self, game: Game, number: int, dealer: int) -> None:
+    def __init__(self, game: GameTrace, number: int, dealer: int) -> None:
         super().__init__(game, number, dealer)
         self.ever: dict[int, set[str]] = {}            # copy -> every tag it scored in
         self.intact: list[list[tuple[str, frozenset]]] = [[], []]   # seat -> (tag, cards)

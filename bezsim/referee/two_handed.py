@@ -13,7 +13,6 @@ declaration: the best legal one, by points, was taken. Polish and Rubicon hands 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from bezsim.engine import constants as C
 from bezsim.referee.notation import (
@@ -34,11 +33,8 @@ from bezsim.referee.notation import (
     rank,
     suit,
 )
+from bezsim.referee.trace_reader import GameTrace
 from bezsim.referee.violation import expect, expect_event_points, expect_no_negative
-
-if TYPE_CHECKING:
-    from bezsim.referee.game import Game
-
 
 # --- R1.8: combinations, their history tag and their points ----------------------------------
 
@@ -91,7 +87,7 @@ def legal_follows(hand: list[int], lead: int, trump: int, duty: str) -> list[int
 class Hand:
     """One hand: the cards of each seat, every copy's declaration history, pending shows."""
 
-    def __init__(self, game: Game, number: int, dealer: int) -> None:
+    def __init__(self, game: GameTrace, number: int, dealer: int) -> None:
         self.g = game
         self.o = game.o
         self.n = number

@@ -1,0 +1,19 @@
+"""What a hand of the referee reads of the game it belongs to: the game (``referee.game``)
+picks each hand's class, so the hands name only this shape, not the game's module."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class GameTrace(Protocol):
+    """A game's options, its seats' policies and the trace rows its hands walk in order."""
+
+    o: dict[str, Any]
+    policies: list[str]
+    rows: Any
+    pos: int
+
+    def peek(self) -> Any: ...
+
+    def take(self, record: int, what: str) -> Any: ...
