@@ -22,9 +22,10 @@ import numpy as np
 
 from bezsim.engine.external import EXTERNAL
 from bezsim.errors import BezsimError, did_you_mean
-from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, RANDOM
-from bezsim.policies.expert import BASE_WEIGHTS
-from bezsim.policies.heuristic import DEFAULT_WEIGHTS
+from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_WEIGHTS, HEURISTIC, RANDOM
+from bezsim.policies.expert.weights import WEIGHTS as EXPERT_WEIGHTS
+from bezsim.policies.heuristic import WEIGHTS as HEURISTIC_WEIGHTS
+from bezsim.policies.weight import Weight
 
 N_POLICY_PARAMS = 48      # width of each seat's parameter row the kernels receive (search
 #                           keeps its play-out policy's weights in columns 16..47)
@@ -72,7 +73,8 @@ class PolicyInfo:
     params: tuple[Param, ...] = ()
     function: Callable[[], object] | None = None   # external policies: compiles their kernel
     # True: the parameters' defaults depend on the variant (tuned per preset, as data in
-    # bezsim/policies/expert_defaults.json); a value the user gives is then always kept
+    # bezsim/policies/tuned_defaults.json, by name; a parameter a preset's set leaves out
+    # plays its declared default); a value the user gives is then always kept
     by_variant: bool = False
 
     def param(self, name: str) -> Param:
@@ -85,7 +87,12 @@ class PolicyInfo:
                           f"parameters: {known})")
 
 
-_G, _W = GREEDY_DEFAULTS, DEFAULT_WEIGHTS    # defaults live beside the kernels that use them
+def _params(weights: tuple[Weight, ...]) -> tuple[Param, ...]:
+    """A policy's parameters from its weights' declaration (bezsim/policies/weight.py)."""
+    return tuple(Param(w.name, w.default, w.meaning, w.low, w.high, w.whole, w.variants)
+                 for w in weights)
+
+
 BUILTINS: dict[str, PolicyInfo] = {
     "random": PolicyInfo("random", RANDOM,
                          "uniform over the legal actions, declining to declare included"),
@@ -93,74 +100,20 @@ BUILTINS: dict[str, PolicyInfo] = {
         "greedy", GREEDY,
         "scores the most valuable declaration at once; wins a trick holding a brisque or when "
         "winning is cheap, else throws its least valuable card",
-        (Param("stage1_win_margin", _G[0], "stage 1: win with a card worth at most this much "
-                                                "more (keep value) than the cheapest loser"),
-         Param("stage2_win_margin", _G[1], "stage 2: the same margin in the last tricks"))),
-    # parameter order = the W_* layout of bezsim/policies/heuristic.py
+        _params(GREEDY_WEIGHTS)),
     "heuristic": PolicyInfo(
         "heuristic", HEURISTIC,
         "keeps cards toward combinations by value and by the chance the missing cards are "
         "still to come, wins tricks that hold brisques or let it declare, saves trumps and "
         "brisques for stage 2, leads sure winners in stage 2",
-        (Param("brisque", _W[0], "keep value of an ace or ten"),
-         Param("trump", _W[1], "keep value of a trump"),
-         Param("marriage", _W[2], "a K or Q whose partner is held (twice in trumps)"),
-         Param("bezique", _W[3], "Q♠ or J♦ while the bezique can still be made"),
-         Param("four", _W[4], "per other card of its rank held (A, K, Q, J)"),
-         Param("sequence", _W[5], "per other trump sequence card held"),
-         Param("declare_win", _W[6], "extra value paid to win a stage-1 trick when it can "
-                                          "then declare"),
-         Param("win_margin", _W[7], "win a plain trick when the winner costs at most this "
-                                         "much more than the cheapest loser"),
-         Param("stage2_lead", _W[8], "stage 2: lead a sure winner worth at least this"))),
+        _params(HEURISTIC_WEIGHTS)),
 }
-_E = BASE_WEIGHTS
-# parameter order = the E_* layout of bezsim/policies/expert.py
 BUILTINS["expert"] = PolicyInfo(
     "expert", EXPERT,
     "values every card and declaration in points: combinations by the chance of completing "
     "them from the unseen cards, tricks by their brisques and the declaration they allow or "
     "deny; declarations by what they leave possible (R1.9, R6.6); defaults tuned per preset",
-    (Param("combo", _E[0], "scale on the chance-weighted combination points a kept card "
-                           "holds", 0, 10),
-     Param("cash", _E[1], "chance a complete combination in hand is still scored", 0, 1),
-     Param("brisque", _E[2], "worth of holding an ace or ten, as a share of its brisque "
-                             "points", 0, 10),
-     Param("trump", _E[3], "stage 1: points a trump is worth kept", 0, 100),
-     Param("ace", _E[4], "stage 1: points a plain ace is worth kept", 0, 100),
-     Param("declare_win", _E[5], "share of the best ready declaration that winning a trick "
-                                 "is worth", 0, 10),
-     Param("deny", _E[6], "share of an opponent's best 'to score' that beating him is worth",
-           0, 10),
-     Param("defer", _E[7], "stock tricks left at which a combination kept 'to score' is "
-                           "surely scored", 0.5, 60),
-     Param("overtake", _E[8], "chance a beatable winning card holds, per seat still to play",
-           0, 1),
-     Param("lead_risk", _E[9], "share of a led brisque's points expected lost", 0, 2),
-     Param("opp_declare", _E[10], "points an opponent is expected to declare on a win, "
-                                  "unshown", 0, 500),
-     Param("rubicon_brisque", _E[11], "Rubicon: points a brisque is worth to the settlement",
-           0, 100, only=("rubicon",)),
-     Param("trump_suit", _E[12], "Rubicon: weight of the sequence chance when a marriage "
-                                 "fixes trumps", 0, 10, only=("rubicon",)),
-     Param("rank", _E[13], "tie-break: points per rank step", 0, 10),
-     Param("open_potential", _E[14], "Polish: share of a partial combination's points an "
-                                     "open card brings", 0, 10, only=("polish",)),
-     Param("share", _E[15], "weight of a card's equal share of each combination it may "
-                            "complete (beside its marginal worth)", 0, 10),
-     Param("later", _E[16], "chance a combination left 'to score' still scores while the "
-                            "stock is long (see defer)", 0, 1),
-     Param("settle", _E[17], "Rubicon: extra points a brisque is worth while brisques decide "
-                             "the settlement (a loser near the 1000 line, level rounded "
-                             "totals; R6.8)", 0, 500, only=("rubicon",)),
-     Param("endgame", _E[18], "Rubicon: stock tricks left from which expert plays for the "
-                              "settlement: brisques by 'settle', no declaration that only "
-                              "raises what a sure rubicon costs (0: never)", 0, 60,
-           only=("rubicon",)),
-     Param("partner", _E[19], "partners: share of the partner's best 'to score' that a team "
-                              "win is worth; above 0 his bezique cards on the table also "
-                              "count toward our double (R4.2)", 0, 1,
-           only=("four_handed_partners",))),
+    _params(EXPERT_WEIGHTS),
     by_variant=True)
 
 
