@@ -3,6 +3,7 @@ parameters, the kernels' columns, the default rows and the kernel cache key foll
 
 import pytest
 
+from bezsim.engine import _PACKAGE, kernel_sources
 from bezsim.policies import builtin, heuristic
 from bezsim.policies.expert import weights as expert_weights
 from bezsim.policies.registry import BUILTINS, _tuned_table, policy_params, tuned_defaults
@@ -48,3 +49,9 @@ def test_a_declaration_refuses_duplicate_names_and_defaults_out_of_range():
     with pytest.raises(ValueError, match="outside"):
         index((Weight("a", 5.0, "x", 0, 1),))
 
+
+def test_the_kernel_cache_key_covers_policy_subpackages():
+    names = {p.relative_to(_PACKAGE).as_posix() for p in kernel_sources()}
+    assert {"policies/expert/policy.py", "policies/expert/weights.py",
+            "engine/settlement.py", "policies/weight.py"} <= names
+    assert not names & {"engine/api.py", "engine/compiling.py", "policies/registry.py"}
