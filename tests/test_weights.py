@@ -4,13 +4,13 @@ parameters, the kernels' columns, the default rows and the kernel cache key foll
 import pytest
 
 from bezsim.engine import _PACKAGE, kernel_sources
-from bezsim.policies import builtin, heuristic
+from bezsim.policies import builtin, heuristic, search_params
 from bezsim.policies.expert import weights as expert_weights
 from bezsim.policies.registry import BUILTINS, _tuned_table, policy_params, tuned_defaults
 from bezsim.policies.weight import Weight, defaults, index
 
 DECLARED = {"greedy": builtin.GREEDY_WEIGHTS, "heuristic": heuristic.WEIGHTS,
-            "expert": expert_weights.WEIGHTS}
+            "expert": expert_weights.WEIGHTS, "search": search_params.WEIGHTS}
 
 
 @pytest.mark.parametrize("policy", list(DECLARED))
@@ -31,6 +31,7 @@ def test_kernel_columns_follow_the_declaration():
     assert all(type(v) is int for v in columns.values())      # numba freezes plain ints
     assert heuristic.DEFAULT_WEIGHTS == defaults(heuristic.WEIGHTS)
     assert builtin.GREEDY_DEFAULTS == defaults(builtin.GREEDY_WEIGHTS)
+    assert list(search_params.SEARCH_DEFAULTS) == list(search_params.INDEX)
 
 
 def test_tuned_sets_name_declared_weights_and_the_rest_play_their_defaults():

@@ -25,6 +25,7 @@ from bezsim.errors import BezsimError, did_you_mean
 from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_WEIGHTS, HEURISTIC, RANDOM
 from bezsim.policies.expert.weights import WEIGHTS as EXPERT_WEIGHTS
 from bezsim.policies.heuristic import WEIGHTS as HEURISTIC_WEIGHTS
+from bezsim.policies.search_params import WEIGHTS as SEARCH_WEIGHTS
 from bezsim.policies.weight import Weight
 
 N_POLICY_PARAMS = 48      # width of each seat's parameter row the kernels receive (search
@@ -117,10 +118,6 @@ BUILTINS["expert"] = PolicyInfo(
     by_variant=True)
 
 
-SEARCH_DEFAULTS = {"samples": 32.0, "rollout": 3.0, "prior": 0.0, "z": 3.0,
-                   "horizon": 20.0, "first": 4.0, "drop": 0.0}
-
-
 def _search_function():
     from bezsim.policies.search import search_function
 
@@ -134,40 +131,7 @@ BUILTINS["search"] = PolicyInfo(
     "consistent with it and played out by expert players; an action replaces expert's only "
     "when its gain over the same deals clears a confidence gate, and actions that cannot "
     "clear it leave the race early; two-handed stage 2 is solved exactly",
-    (Param("samples", SEARCH_DEFAULTS["samples"], "most sampled deals per decision (the "
-                                                  "budget)", 1, 1_000_000, whole=True),
-     Param("rollout", SEARCH_DEFAULTS["rollout"], "policy of the play-outs and base policy: "
-                                                  "1 greedy, 2 heuristic, 3 expert (its tuned "
-                                                  "defaults for the variant)", 1, 3,
-           whole=True),
-     Param("exact_stage2", 1.0, "1: solve two-handed stage 2 exactly (perfect information); "
-                                "0: sample it like stage 1", 0, 1, whole=True),
-     # prior * samples is summed as an int64 in the kernel
-     Param("prior", SEARCH_DEFAULTS["prior"], "points per deal by which another action must "
-                                              "beat the base policy's", -1e9, 1e9),
-     Param("z", SEARCH_DEFAULTS["z"], "standard errors of the paired gain (over the same "
-                                      "deals) by which another action must clear the prior; "
-                                      "0: compare totals", 0, 100),
-     Param("horizon", SEARCH_DEFAULTS["horizon"], "stage 1 is searched only while the stock "
-                                                  "holds at most this many cards (the base "
-                                                  "policy decides earlier)", 0, 1000,
-           whole=True),
-     Param("every", 1.0, "1: search every decision; 0: card plays only (outside the R4.2 "
-                         "pairs ending), the rest the base policy's", 0, 1, whole=True),
-     Param("first", SEARCH_DEFAULTS["first"], "deals before actions start leaving the race "
-                                              "(0: every action gets every deal)", 0,
-           1_000_000, whole=True),
-     Param("drop", SEARCH_DEFAULTS["drop"], "an action leaves the race once its mean gain "
-                                            "plus this many standard errors is below the "
-                                            "prior", -100, 100),
-     Param("settlement", 0.0, "Rubicon: 1 values a play-out by the settlement (R6.8), 0 by "
-                              "the hand margin (measured stronger, docs: README)", 0, 1,
-           whole=True),
-     Param("method", 0.0, "0: every action played out by expert in each sampled deal "
-                          "(policy rollouts); 1: information-set MCTS over samples x "
-                          "actions iterations (expert play-outs, compared in README)", 0, 1,
-           whole=True),
-     Param("explore", 60.0, "method=1: UCB exploration constant, in points", 0, 1e6)),
+    _params(SEARCH_WEIGHTS),
     _search_function)
 # search(SEARCH_V1) plays the games of search before issue 24 (cards only, heuristic
 # play-outs, no race): comparisons with earlier runs stay valid

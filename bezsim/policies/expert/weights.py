@@ -7,6 +7,7 @@ freezes as constants when it compiles. The tuned values per preset are data
 plays its default here.
 """
 
+from bezsim.policies.search_params import N_ROLLOUT_WEIGHTS
 from bezsim.policies.weight import Weight, defaults, index
 
 RUBICON = ("rubicon",)
@@ -54,7 +55,7 @@ WEIGHTS = (
 INDEX = index(WEIGHTS)
 N_EXPERT = len(WEIGHTS)
 BASE_WEIGHTS = defaults(WEIGHTS)
-if N_EXPERT > 32:      # search carries expert's row in 32 columns (policies/search.py)
+if N_EXPERT > N_ROLLOUT_WEIGHTS:     # search carries expert's row for its play-outs
     raise ValueError("expert's row no longer fits search's rollout columns")
 
 # the columns the kernels read
