@@ -259,7 +259,7 @@ def test_the_offer_scan_counts_what_the_full_scan_counts(tmp_path):
     information snapshots), its counts equal those of the full pass over the seat's row."""
     from hidden_info_helpers import capture
 
-    from bezsim.policies.expert import _scan, _scan_offer
+    from bezsim.policies.expert.counts import _scan, _scan_offer
 
     checked = 0
     for snap in capture(tmp_path):

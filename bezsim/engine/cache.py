@@ -18,20 +18,30 @@ import tempfile
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-_KERNEL_DIRS = (_PACKAGE / "engine", _PACKAGE / "policies")
+_KERNEL_DIRS = (_PACKAGE / "engine", _PACKAGE / "policies")   # subpackages included
 # kernels outside those folders (the compiled pass from outcome arrays to columns)
 _KERNEL_FILES = (_PACKAGE / "io" / "flatten.py",)
 # Python wrappers: no kernel and no constant a kernel reads (checked: no kernel module imports
-# them), so editing their validation does not throw away every compiled kernel
-_NOT_KERNELS = frozenset({"__init__.py", "api.py", "compiling.py", "registry.py"})
+# them), so editing their validation does not throw away every compiled kernel. By path under
+# bezsim/: any other module in those folders, pure Python or not, counts (a module of
+# declarations, such as a policy's weights, fixes the constants its kernels compile with).
+_NOT_KERNELS = frozenset({"engine/__init__.py", "engine/api.py", "engine/compiling.py",
+                          "engine/cache.py", "policies/registry.py", "policies/policy_set.py",
+                          "policies/params_file.py"})
 _VERSIONS_KEPT = 3     # other processes may still be using a recent older version
+
+
+def kernel_sources() -> list[Path]:
+    """Every source file the kernels may compile from, in a fixed order."""
+    sources = [source for folder in _KERNEL_DIRS for source in folder.rglob("*.py")
+               if source.relative_to(_PACKAGE).as_posix() not in _NOT_KERNELS]
+    sources += [source for source in _KERNEL_FILES if source.exists()]
+    return sorted(sources, key=lambda p: p.relative_to(_PACKAGE).as_posix())
 
 
 def kernel_digest() -> str:
     digest = hashlib.sha256()
-    sources = [p for folder in _KERNEL_DIRS for p in folder.rglob("*.py")
-               if p.name not in _NOT_KERNELS] + [p for p in _KERNEL_FILES if p.exists()]
-    for source in sorted(sources):
+    for source in kernel_sources():
         digest.update(source.relative_to(_PACKAGE).as_posix().encode())
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]

@@ -14,6 +14,13 @@ import numpy as np
 
 from bezsim.engine.jit import njit
 
+# R6.8's numbers, read by expert's settlement-aware play (policies/expert/rubicon.py) too
+ROUND_TO = 100             # totals are rounded down to a multiple of this
+RUBICON_LINE = 1000        # a loser whose raw total plus brisques is under this is rubiconed
+GAME_BONUS = 500           # a plain win: this for the game, plus the rounded difference
+RUBICON_GAME_BONUS = 1000  # a rubicon: this for the game, on top of both rounded totals
+RUBICON_FLOOR = 100        # a rubiconed loser's rounded total counts at least this
+
 
 @njit(error_model="numpy", cache=True)
 def settle(points0, points1, brisques0, brisques1, brisque_bonus, close_by_points=0):
@@ -35,8 +42,8 @@ def settle(points0, points1, brisques0, brisques1, brisque_bonus, close_by_point
     b0 = np.int64(brisques0)
     b1 = np.int64(brisques1)
     bonus = np.int64(brisque_bonus)
-    r0 = (p0 // 100) * 100
-    r1 = (p1 // 100) * 100
+    r0 = (p0 // ROUND_TO) * ROUND_TO
+    r1 = (p1 // ROUND_TO) * ROUND_TO
 
     if r0 > r1:
         winner = np.int64(0)
@@ -58,10 +65,10 @@ def settle(points0, points1, brisques0, brisques1, brisque_bonus, close_by_point
     else:
         r_win, r_lose, p_lose, b_lose = r1, r0, p0, b0
 
-    if p_lose + b_lose < 1000:
+    if p_lose + b_lose < RUBICON_LINE:
         rubicon = np.int64(1)
-        stake = r_win + max(r_lose, np.int64(100)) + bonus + 1000
+        stake = r_win + max(r_lose, np.int64(RUBICON_FLOOR)) + bonus + RUBICON_GAME_BONUS
     else:
         rubicon = np.int64(0)
-        stake = 500 + (r_win - r_lose)
+        stake = GAME_BONUS + (r_win - r_lose)
     return winner, r0, r1, rubicon, stake

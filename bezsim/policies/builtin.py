@@ -60,6 +60,7 @@ from bezsim.policies.common import best_declaration, trick_brisques
 from bezsim.policies.expert import expert_policy
 from bezsim.policies.heuristic import heuristic_policy
 from bezsim.policies.tree import tree_policy
+from bezsim.policies.weight import Weight, defaults, index
 
 RANDOM = 0
 GREEDY = 1
@@ -69,8 +70,16 @@ TREE = 4             # search's ISMCTS play-outs only (policies/tree.py): never 
 SCRIPT = 5           # the step API's replays only (engine/script.py): never a seat's policy
 FIRST_ACTION = 100   # scripted, for positions: always the first offered action
 LAST_ACTION = 101    # scripted, for positions: always the last one (declining)
-# greedy's parameter defaults (stage-1 and stage-2 win margins; names in the registry)
-GREEDY_DEFAULTS = (3.0, 5.0)
+# greedy's weights, each declared once (the registry's parameters are built from them)
+GREEDY_WEIGHTS = (
+    Weight("stage1_win_margin", 3.0, "stage 1: win with a card worth at most this much more "
+           "(keep value) than the cheapest loser"),
+    Weight("stage2_win_margin", 5.0, "stage 2: the same margin in the last tricks"),
+)
+GREEDY_INDEX = index(GREEDY_WEIGHTS)
+GREEDY_DEFAULTS = defaults(GREEDY_WEIGHTS)
+G_STAGE1_WIN_MARGIN = GREEDY_INDEX["stage1_win_margin"]
+G_STAGE2_WIN_MARGIN = GREEDY_INDEX["stage2_win_margin"]
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -127,7 +136,8 @@ def greedy_policy(S, seat, params, rng):
         return cheapest
     if lose < 0:
         return win
-    margin = params[1] if S[O_SC + SC_STAGE] == 2 else params[0]   # registry: win margins
+    margin = params[G_STAGE2_WIN_MARGIN] if S[O_SC + SC_STAGE] == 2 else params[
+        G_STAGE1_WIN_MARGIN]
     if brisques > 0 or keep_value(S[O_ACTS + win], trump) <= keep_value(S[O_ACTS + lose],
                                                                         trump) + margin:
         return win

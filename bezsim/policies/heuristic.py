@@ -8,7 +8,7 @@ tricks not worth winning; win a trick when it holds brisques or when winning let
 declaration; in stage 2 lead the cards that take tricks. Declarations: the most valuable one
 now, and the seven of trumps is always exchanged or declared.
 
-Every weight is a parameter (bezsim.policies.registry), read from the seat's parameter row,
+Every weight is a parameter (declared in WEIGHTS below), read from the seat's parameter row,
 so a sweep needs no recompile. The policy reads only its seat's knowledge row and the public
 regions (policy contract, bezsim/policies/builtin.py).
 """
@@ -50,19 +50,34 @@ from bezsim.engine.state import (
 )
 from bezsim.engine.tricks import beats, winning_index
 from bezsim.policies.common import best_declaration, trick_brisques
+from bezsim.policies.weight import Weight, defaults, index
 
-# parameter row layout (names and defaults in bezsim.policies.registry)
-W_BRISQUE = 0        # keep value of an ace or ten
-W_TRUMP = 1          # keep value of a trump
-W_MARRIAGE = 2       # a K or Q whose partner we hold (royal counts double)
-W_BEZIQUE = 3        # Q♠ / J♦ while the bezique can still be made
-W_FOUR = 4           # per card of its rank we hold (A, K, Q, J), toward four of a kind
-W_SEQUENCE = 5       # per trump sequence card we hold, for A 10 K Q J of trumps
-W_DECLARE_WIN = 6    # how much more we pay to win a stage-1 trick when we can then declare
-W_WIN_MARGIN = 7     # win a plain stage-1 trick when the winner costs at most this much more
-W_STAGE2_LEAD = 8    # stage 2: lead a card that surely wins when its value is at least this
-# the defaults, in that order (the registry's parameters; search's play-outs use them)
-DEFAULT_WEIGHTS = (10.0, 4.0, 4.0, 5.0, 3.0, 3.0, 8.0, 3.0, 10.0)
+# every weight declared once: the registry's parameters and the defaults search's play-outs
+# use are built from this; the kernels read the W_* columns
+WEIGHTS = (
+    Weight("brisque", 10.0, "keep value of an ace or ten"),
+    Weight("trump", 4.0, "keep value of a trump"),
+    Weight("marriage", 4.0, "a K or Q whose partner is held (twice in trumps)"),
+    Weight("bezique", 5.0, "Q♠ or J♦ while the bezique can still be made"),
+    Weight("four", 3.0, "per other card of its rank held (A, K, Q, J)"),
+    Weight("sequence", 3.0, "per other trump sequence card held"),
+    Weight("declare_win", 8.0, "extra value paid to win a stage-1 trick when it can then "
+           "declare"),
+    Weight("win_margin", 3.0, "win a plain trick when the winner costs at most this much more "
+           "than the cheapest loser"),
+    Weight("stage2_lead", 10.0, "stage 2: lead a sure winner worth at least this"),
+)
+INDEX = index(WEIGHTS)
+DEFAULT_WEIGHTS = defaults(WEIGHTS)
+W_BRISQUE = INDEX["brisque"]
+W_TRUMP = INDEX["trump"]
+W_MARRIAGE = INDEX["marriage"]
+W_BEZIQUE = INDEX["bezique"]
+W_FOUR = INDEX["four"]
+W_SEQUENCE = INDEX["sequence"]
+W_DECLARE_WIN = INDEX["declare_win"]
+W_WIN_MARGIN = INDEX["win_margin"]
+W_STAGE2_LEAD = INDEX["stage2_lead"]
 
 
 @njit(cache=True, inline="always", _nrt=False)

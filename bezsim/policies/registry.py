@@ -22,9 +22,11 @@ import numpy as np
 
 from bezsim.engine.external import EXTERNAL
 from bezsim.errors import PolicyError, did_you_mean
-from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, RANDOM
-from bezsim.policies.expert import BASE_WEIGHTS
-from bezsim.policies.heuristic import DEFAULT_WEIGHTS
+from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_WEIGHTS, HEURISTIC, RANDOM
+from bezsim.policies.expert.weights import WEIGHTS as EXPERT_WEIGHTS
+from bezsim.policies.heuristic import WEIGHTS as HEURISTIC_WEIGHTS
+from bezsim.policies.search_params import WEIGHTS as SEARCH_WEIGHTS
+from bezsim.policies.weight import Weight
 
 N_POLICY_PARAMS = 48      # width of each seat's parameter row the kernels receive (search
 #                           keeps its play-out policy's weights in columns 16..47)
@@ -68,7 +70,8 @@ class PolicyInfo:
     params: tuple[Param, ...] = ()
     function: Callable[[], object] | None = None   # external policies: compiles their kernel
     # True: the parameters' defaults depend on the variant (tuned per preset, as data in
-    # bezsim/policies/expert_defaults.json); a value the user gives is then always kept
+    # bezsim/policies/tuned_defaults.json, by name; a parameter a preset's set leaves out
+    # plays its declared default); a value the user gives is then always kept
     by_variant: bool = False
 
     def param(self, name: str) -> Param:
@@ -81,7 +84,12 @@ class PolicyInfo:
                           f"parameters: {known})")
 
 
-_G, _W = GREEDY_DEFAULTS, DEFAULT_WEIGHTS    # defaults live beside the kernels that use them
+def _params(weights: tuple[Weight, ...]) -> tuple[Param, ...]:
+    """A policy's parameters from its weights' declaration (bezsim/policies/weight.py)."""
+    return tuple(Param(w.name, w.default, w.meaning, w.low, w.high, w.whole, w.variants)
+                 for w in weights)
+
+
 BUILTINS: dict[str, PolicyInfo] = {
     "random": PolicyInfo("random", RANDOM,
                          "uniform over the legal actions, declining to declare included"),
@@ -89,79 +97,21 @@ BUILTINS: dict[str, PolicyInfo] = {
         "greedy", GREEDY,
         "scores the most valuable declaration at once; wins a trick holding a brisque or when "
         "winning is cheap, else throws its least valuable card",
-        (Param("stage1_win_margin", _G[0], "stage 1: win with a card worth at most this much "
-                                                "more (keep value) than the cheapest loser"),
-         Param("stage2_win_margin", _G[1], "stage 2: the same margin in the last tricks"))),
-    # parameter order = the W_* layout of bezsim/policies/heuristic.py
+        _params(GREEDY_WEIGHTS)),
     "heuristic": PolicyInfo(
         "heuristic", HEURISTIC,
         "keeps cards toward combinations by value and by the chance the missing cards are "
         "still to come, wins tricks that hold brisques or let it declare, saves trumps and "
         "brisques for stage 2, leads sure winners in stage 2",
-        (Param("brisque", _W[0], "keep value of an ace or ten"),
-         Param("trump", _W[1], "keep value of a trump"),
-         Param("marriage", _W[2], "a K or Q whose partner is held (twice in trumps)"),
-         Param("bezique", _W[3], "Q♠ or J♦ while the bezique can still be made"),
-         Param("four", _W[4], "per other card of its rank held (A, K, Q, J)"),
-         Param("sequence", _W[5], "per other trump sequence card held"),
-         Param("declare_win", _W[6], "extra value paid to win a stage-1 trick when it can "
-                                          "then declare"),
-         Param("win_margin", _W[7], "win a plain trick when the winner costs at most this "
-                                         "much more than the cheapest loser"),
-         Param("stage2_lead", _W[8], "stage 2: lead a sure winner worth at least this"))),
+        _params(HEURISTIC_WEIGHTS)),
 }
-_E = BASE_WEIGHTS
-# parameter order = the E_* layout of bezsim/policies/expert.py
 BUILTINS["expert"] = PolicyInfo(
     "expert", EXPERT,
     "values every card and declaration in points: combinations by the chance of completing "
     "them from the unseen cards, tricks by their brisques and the declaration they allow or "
     "deny; declarations by what they leave possible (R1.9, R6.6); defaults tuned per preset",
-    (Param("combo", _E[0], "scale on the chance-weighted combination points a kept card "
-                           "holds", 0, 10),
-     Param("cash", _E[1], "chance a complete combination in hand is still scored", 0, 1),
-     Param("brisque", _E[2], "worth of holding an ace or ten, as a share of its brisque "
-                             "points", 0, 10),
-     Param("trump", _E[3], "stage 1: points a trump is worth kept", 0, 100),
-     Param("ace", _E[4], "stage 1: points a plain ace is worth kept", 0, 100),
-     Param("declare_win", _E[5], "share of the best ready declaration that winning a trick "
-                                 "is worth", 0, 10),
-     Param("deny", _E[6], "share of an opponent's best 'to score' that beating him is worth",
-           0, 10),
-     Param("defer", _E[7], "stock tricks left at which a combination kept 'to score' is "
-                           "surely scored", 0.5, 60),
-     Param("overtake", _E[8], "chance a beatable winning card holds, per seat still to play",
-           0, 1),
-     Param("lead_risk", _E[9], "share of a led brisque's points expected lost", 0, 2),
-     Param("opp_declare", _E[10], "points an opponent is expected to declare on a win, "
-                                  "unshown", 0, 500),
-     Param("rubicon_brisque", _E[11], "Rubicon: points a brisque is worth to the settlement",
-           0, 100, only=("rubicon",)),
-     Param("trump_suit", _E[12], "Rubicon: weight of the sequence chance when a marriage "
-                                 "fixes trumps", 0, 10, only=("rubicon",)),
-     Param("rank", _E[13], "tie-break: points per rank step", 0, 10),
-     Param("open_potential", _E[14], "Polish: share of a partial combination's points an "
-                                     "open card brings", 0, 10, only=("polish",)),
-     Param("share", _E[15], "weight of a card's equal share of each combination it may "
-                            "complete (beside its marginal worth)", 0, 10),
-     Param("later", _E[16], "chance a combination left 'to score' still scores while the "
-                            "stock is long (see defer)", 0, 1),
-     Param("settle", _E[17], "Rubicon: extra points a brisque is worth while brisques decide "
-                             "the settlement (a loser near the 1000 line, level rounded "
-                             "totals; R6.8)", 0, 500, only=("rubicon",)),
-     Param("endgame", _E[18], "Rubicon: stock tricks left from which expert plays for the "
-                              "settlement: brisques by 'settle', no declaration that only "
-                              "raises what a sure rubicon costs (0: never)", 0, 60,
-           only=("rubicon",)),
-     Param("partner", _E[19], "partners: share of the partner's best 'to score' that a team "
-                              "win is worth; above 0 his bezique cards on the table also "
-                              "count toward our double (R4.2)", 0, 1,
-           only=("four_handed_partners",))),
+    _params(EXPERT_WEIGHTS),
     by_variant=True)
-
-
-SEARCH_DEFAULTS = {"samples": 32.0, "rollout": 3.0, "prior": 0.0, "z": 3.0,
-                   "horizon": 20.0, "first": 4.0, "drop": 0.0}
 
 
 def _search_function():
@@ -177,40 +127,7 @@ BUILTINS["search"] = PolicyInfo(
     "consistent with it and played out by expert players; an action replaces expert's only "
     "when its gain over the same deals clears a confidence gate, and actions that cannot "
     "clear it leave the race early; two-handed stage 2 is solved exactly",
-    (Param("samples", SEARCH_DEFAULTS["samples"], "most sampled deals per decision (the "
-                                                  "budget)", 1, 1_000_000, whole=True),
-     Param("rollout", SEARCH_DEFAULTS["rollout"], "policy of the play-outs and base policy: "
-                                                  "1 greedy, 2 heuristic, 3 expert (its tuned "
-                                                  "defaults for the variant)", 1, 3,
-           whole=True),
-     Param("exact_stage2", 1.0, "1: solve two-handed stage 2 exactly (perfect information); "
-                                "0: sample it like stage 1", 0, 1, whole=True),
-     # prior * samples is summed as an int64 in the kernel
-     Param("prior", SEARCH_DEFAULTS["prior"], "points per deal by which another action must "
-                                              "beat the base policy's", -1e9, 1e9),
-     Param("z", SEARCH_DEFAULTS["z"], "standard errors of the paired gain (over the same "
-                                      "deals) by which another action must clear the prior; "
-                                      "0: compare totals", 0, 100),
-     Param("horizon", SEARCH_DEFAULTS["horizon"], "stage 1 is searched only while the stock "
-                                                  "holds at most this many cards (the base "
-                                                  "policy decides earlier)", 0, 1000,
-           whole=True),
-     Param("every", 1.0, "1: search every decision; 0: card plays only (outside the R4.2 "
-                         "pairs ending), the rest the base policy's", 0, 1, whole=True),
-     Param("first", SEARCH_DEFAULTS["first"], "deals before actions start leaving the race "
-                                              "(0: every action gets every deal)", 0,
-           1_000_000, whole=True),
-     Param("drop", SEARCH_DEFAULTS["drop"], "an action leaves the race once its mean gain "
-                                            "plus this many standard errors is below the "
-                                            "prior", -100, 100),
-     Param("settlement", 0.0, "Rubicon: 1 values a play-out by the settlement (R6.8), 0 by "
-                              "the hand margin (measured stronger, docs: README)", 0, 1,
-           whole=True),
-     Param("method", 0.0, "0: every action played out by expert in each sampled deal "
-                          "(policy rollouts); 1: information-set MCTS over samples x "
-                          "actions iterations (expert play-outs, compared in README)", 0, 1,
-           whole=True),
-     Param("explore", 60.0, "method=1: UCB exploration constant, in points", 0, 1e6)),
+    _params(SEARCH_WEIGHTS),
     _search_function)
 # search(SEARCH_V1) plays the games of search before issue 24 (cards only, heuristic
 # play-outs, no race): comparisons with earlier runs stay valid

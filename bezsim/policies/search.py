@@ -91,6 +91,22 @@ from bezsim.engine.state import (
 from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, TREE
 from bezsim.policies.expert import expert_policy
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
+from bezsim.policies.search_params import (
+    N_ROLLOUT_WEIGHTS,
+    P_DROP,
+    P_EVERY,
+    P_EXACT_STAGE2,
+    P_EXPLORE,
+    P_FIRST,
+    P_HORIZON,
+    P_METHOD,
+    P_PRIOR,
+    P_ROLLOUT,
+    P_ROLLOUT_WEIGHTS,
+    P_SAMPLES,
+    P_SETTLEMENT,
+    P_Z,
+)
 from bezsim.policies.solver import solve_stage2
 from bezsim.policies.tree import (
     N_ACTOR,
@@ -108,28 +124,6 @@ from bezsim.policies.tree import (
     tree_words,
     ucb_choice,
 )
-
-# parameter row layout (names and defaults in bezsim.policies.registry)
-P_SAMPLES = 0
-P_ROLLOUT = 1
-P_EXACT_STAGE2 = 2
-P_PRIOR = 3
-P_Z = 4              # a card replaces the base card only if its mean paired gain clears
-#                      prior + z standard errors (0: the plain comparison of totals)
-P_HORIZON = 5        # stage 1 is searched only with at most this many stock cards left
-P_EVERY = 6          # 1: every decision is searched (declarations, sevens, the pairs ending);
-#                      0: card plays outside the pairs ending only, the rest the base policy's
-P_FIRST = 7          # deals before the race starts dropping actions (0: no race, every
-#                      action gets every deal)
-P_DROP = 8           # an action leaves the race once its mean gain + drop standard errors
-#                      falls below the prior
-P_SETTLEMENT = 9     # 1: Rubicon play-outs are valued by the settlement (R6.8), not the margin
-P_METHOD = 10        # 0: sampled deals, each action played out by expert (policy rollouts);
-#                      1: information-set MCTS (policies/tree.py), samples x actions iterations
-P_EXPLORE = 11       # ISMCTS: the UCB exploration constant, in points
-P_ROLLOUT_WEIGHTS = 16   # + i: expert's weights for rollout=3 (the registry fills them with
-#                          expert's tuned defaults for the variant)
-N_ROLLOUT_WEIGHTS = 32
 
 
 @njit(cache=True)
