@@ -5,8 +5,8 @@ sampled from what its seat has seen, played out by expert players; ``samples`` i
 deals a decision gets (the race drops actions that cannot beat expert's well before that).
 Each budget plays expert on duplicate deals of the ordinary game (``bezsim tournament``):
 win rate over games decided (Wilson), margin and points per hand averaged over a deal's
-seatings, intervals over deals. Reference rows: search before issue 24 (cards only,
-heuristic play-outs, 12 deals for every card), today's search without searching the
+seatings, intervals over deals. Reference rows: a card-only spec (heuristic
+play-outs, 12 deals for every card), the default search without searching the
 declarations (``every=0``), and information-set MCTS (``method=1``) with as many play-outs
 as the default gives every action before the race (samples x actions).
 
@@ -35,7 +35,7 @@ from bezsim.rules import Rules
 VARIANT = "ordinary"
 BUDGETS = (4, 8, 16, 32, 64)           # samples: the most deals a decision gets
 DEFAULT = 32
-REFERENCES = (("search before issue 24", f"search({SEARCH_V1})"),
+REFERENCES = (("search, 12 deals, heuristic play-outs, cards only", f"search({SEARCH_V1})"),
               ("search, cards only", "search(every=0)"),
               ("ISMCTS, samples=32", "search(method=1)"))
 COST_GAMES = 12                          # games per timing (full size; quick: 2)

@@ -105,6 +105,75 @@ def table_schemas(players: int) -> dict[str, pa.Schema]:
     }
 
 
+# What each column means, for the data dictionary of the documentation (docs/tables.md is
+# generated from the schemas above and these texts). Per-seat columns of games are described
+# once as `<name>_i`, the points columns of hands once as `pts_<kind>`.
+COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "hands": {
+        "game_id": "game index within the run, 0 .. games − 1",
+        "hand": "hand index within the game, from 0 (a Rubicon game is one hand)",
+        "seat": "the seat, 0 .. players − 1, numbered to the left",
+        "team": "the seat's side: the seat itself, or in a partnership game its team "
+                "(0: seats 0 and 2, 1: seats 1 and 3)",
+        "policy": "the seat's policy spec, canonical (defaults dropped, parameters sorted)",
+        "dealer": "the hand's dealer (the seat on his left leads first)",
+        "trump": "trump suit `♠ ♥ ♦ ♣`; null in a Rubicon hand in which no marriage or "
+                 "sequence fixed trumps (R6.2)",
+        "turnup": "the card turned up at the deal, e.g. `7♦`; null in Rubicon (no turn-up)",
+        "trump_trick": "when trumps were fixed: 0 at the deal (the turn-up); in Rubicon the "
+                       "trick whose marriage or sequence fixed them (R6.2); null when never",
+        "points": "the seat's own points in the hand (the sum of its events in declarations)",
+        "score_after": "the seat's score after the hand (in a partnership: its team's)",
+        "tricks_won": "tricks the seat won",
+        "combinations": "combinations it declared (scored)",
+        "declaring_tricks": "tricks won on which at least one combination scored",
+        "compounds": "tricks won on which two or more scored: Polish compound declarations "
+                     "(R5.2)",
+        "brisques": "brisque points (aces and tens, 10 each) taken in tricks: scored in the "
+                    "ordinary game and Polish, counted aside in Rubicon",
+        "carte_blanches": "times carte blanche was shown (Rubicon, R6.4)",
+        "pts_<kind>": "the seat's points of one scoring kind in the hand, one column per kind",
+    },
+    "games": {
+        "game_id": "game index within the run",
+        "first_dealer": "dealer of the first hand (drawn from the game's seed); the deal "
+                        "then passes to the left",
+        "hands": "hands played",
+        "winner": "winning seat; in a partnership game the winning team (0 or 1); −1 for a "
+                  "drawn Rubicon game",
+        "score_i": "final score of seat i (partnership: its team's score; Rubicon: the "
+                   "hand's points)",
+        "double_game": "the loser ended under half the target and option `double_game` is "
+                       "not `off` (R2.6)",
+        "stake": "what the game is worth: 1 or 2 games (`double_game=game`), the margin in "
+                 "points, doubled for a double (`points`), 1 (`off`); Rubicon: the "
+                 "settlement the winner scores (R6.8), 0 for a draw",
+        "rubicon": "Rubicon: the loser was rubiconed (points + brisques under 1000, R6.8)",
+        "rounded_i": "Rubicon: seat i's points rounded down to 100; elsewhere `score_i`",
+        "brisques_i": "brisque points seat i took over the game",
+        "policy_i": "seat i's policy spec",
+    },
+    "declarations": {
+        "game_id": "game index within the run",
+        "hand": "hand index within the game",
+        "trick": "trick on which it scored, from 1; 0 for the dealer's turned-up seven and "
+                 "carte blanche at the deal; last trick + 1 for brisques counted at the end "
+                 "of the hand",
+        "seat": "the seat that scored",
+        "kind": "what scored: a combination, a seven, brisques, last trick, carte blanche",
+        "points": "points scored (0 when `lost`)",
+        "status": "`scored`; `scored_pending` (shown \"to score\" on an earlier win, R1.10); "
+                  "`lost` (shown \"to score\", never scored). Declared means `scored` or "
+                  "`scored_pending`",
+        "suit": "the suit of a marriage or of a plain-suit sequence; null otherwise",
+        "compound_id": "the declaration (trick won) this combination belongs to, numbered "
+                       "within the game; null for events that are not combinations",
+        "compound_size": "how many combinations that declaration scored (2 or more only in "
+                         "Polish compounds); null like `compound_id`",
+    },
+}
+
+
 # Canonical row order: a stable sort on these columns. Declarations have no unique key, but a
 # game's events always sit together in engine order, so a stable sort on game_id is canonical.
 TABLE_KEYS: dict[str, tuple[str, ...]] = {
