@@ -27,7 +27,7 @@ from bezsim.analysis import plots
 from bezsim.analysis.stats import Estimate
 from bezsim.engine import constants as C
 from bezsim.engine.api import run_games
-from bezsim.policies.registry import SEARCH_V1
+from bezsim.policies.registry import SEARCH_CARDS_HEURISTIC
 from bezsim.report.document import Bullets, Document, Figure, Table, est, pct, signed
 from bezsim.report.study import Context, Study
 from bezsim.rules import Rules
@@ -35,7 +35,8 @@ from bezsim.rules import Rules
 VARIANT = "ordinary"
 BUDGETS = (4, 8, 16, 32, 64)           # samples: the most deals a decision gets
 DEFAULT = 32
-REFERENCES = (("search, 12 deals, heuristic play-outs, cards only", f"search({SEARCH_V1})"),
+REFERENCES = (("search, 12 deals, heuristic play-outs, cards only",
+               f"search({SEARCH_CARDS_HEURISTIC})"),
               ("search, cards only", "search(every=0)"),
               ("ISMCTS, samples=32", "search(method=1)"))
 COST_GAMES = 12                          # games per timing (full size; quick: 2)

@@ -110,7 +110,7 @@ def draw_seed() -> int:
 
 
 def _complete_variant(ctx, param, incomplete: str) -> list[str]:
-    """Shell completion of --variant (README: Shell completion)."""
+    """Shell completion of --variant (docs: Getting started)."""
     return [v for v in VARIANTS if v.startswith(incomplete)]
 
 

@@ -104,6 +104,8 @@ def _split_hands(rows: list[tuple]) -> list[list[tuple]]:
 
 def _settlement_lines(info, rules: Rules) -> list[str]:
     """Rubicon (R6.8): one hand is the game; the engine's settlement, worked out in words."""
+    from bezsim.engine import settlement as S
+
     points = [int(info[C.GI_SCORE + s]) for s in range(2)]
     rounded = [int(info[C.GI_ROUNDED + s]) for s in range(2)]
     brisques = [int(info[C.GI_BRISQUES + s]) for s in range(2)]
@@ -127,16 +129,16 @@ def _settlement_lines(info, rules: Rules) -> list[str]:
     lines.append(f"{INDENT}seat {winner} wins {how}")
     if info[C.GI_RUBICON]:
         bonus = int(rules.options.get("rubicon_brisque_bonus", 300))
-        counted = max(rounded[loser], 100)
-        as_100 = " (counted as 100)" if rounded[loser] < 100 else ""
+        counted = max(rounded[loser], S.RUBICON_FLOOR)
+        as_floor = f" (counted as {S.RUBICON_FLOOR})" if rounded[loser] < S.RUBICON_FLOOR else ""
         lines.append(f"{INDENT}seat {loser} is rubiconed: {points[loser]} points + "
-                     f"{brisques[loser]} brisques is under 1000")
-        lines.append(f"{INDENT}stake {stake} = {rounded[winner]} + {counted}{as_100} "
-                     f"+ {bonus} for brisques + 1000 for game")
+                     f"{brisques[loser]} brisques is under {S.RUBICON_LINE}")
+        lines.append(f"{INDENT}stake {stake} = {rounded[winner]} + {counted}{as_floor} "
+                     f"+ {bonus} for brisques + {S.RUBICON_GAME_BONUS} for game")
     else:
         lines.append(f"{INDENT}seat {loser} is not rubiconed: {points[loser]} points + "
-                     f"{brisques[loser]} brisques reach 1000")
-        lines.append(f"{INDENT}stake {stake} = 500 for game + {rounded[winner]} - "
+                     f"{brisques[loser]} brisques reach {S.RUBICON_LINE}")
+        lines.append(f"{INDENT}stake {stake} = {S.GAME_BONUS} for game + {rounded[winner]} - "
                      f"{rounded[loser]}")
     return lines
 

@@ -21,7 +21,7 @@ Figures for A against B (95% intervals):
   point of view, + when A wins, - when B wins, 0 for a draw), averaged over the seatings of
   each deal, then over deals; the interval is over deals, so the pairing narrows it. Only the
   deal is shared: the stock is drawn by trick winners, so once play differs the seatings'
-  cards differ too, and the gain is modest (README, Tournaments);
+  cards differ too, and the gain is modest (docs: Tournaments);
 - points per hand: per deal, A's points per seat and hand over the deal's seatings minus B's;
   mean and interval over deals.
 """

@@ -1,4 +1,4 @@
-"""Shared by the bad-input catalogues (issue 9)."""
+"""Shared by the bad-input catalogues."""
 
 from __future__ import annotations
 

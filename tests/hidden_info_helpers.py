@@ -1,5 +1,5 @@
 """Decision points of real games, and the hidden-card perturbations of them, for
-test_hidden_information.py (issue 6: a policy's decision depends only on what its seat sees).
+test_hidden_information.py (a policy's decision depends only on what its seat sees).
 
 Snapshots are captured by running the engine as plain Python (``NUMBA_DISABLE_JIT=1``, in a
 subprocess so the compiled engine of the test process is never touched): the one call site

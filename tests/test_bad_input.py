@@ -1,4 +1,4 @@
-"""Bad input on the command line (issue 9): every command and flag given malformed values
+"""Bad input on the command line: every command and flag given malformed values
 must end with ONE line on stderr, ``bezsim: error: <message naming the bad value>``, a
 non-zero exit, no traceback, no game played and no file written or changed.
 
@@ -485,7 +485,7 @@ def test_bad_cli_input_is_one_line_and_changes_nothing(args, fragment, sandbox, 
 
 
 def test_the_catalogue_covers_every_command_and_flag():
-    """A new command or flag without a bad-input case fails here (issue 9: every flag)."""
+    """A new command or flag without a bad-input case fails here (every flag)."""
     covered = {(args[0], arg.split("=")[0]) for args, _ in CATALOGUE for arg in args[1:]
                if arg.startswith("-")}
     covered |= {(args[0], "ARGUMENT") for args, _ in CATALOGUE if len(args) == 1}

@@ -1,4 +1,4 @@
-"""Bad input through the Python API (issue 9): every malformed value raises a BezsimError
+"""Bad input through the Python API: every malformed value raises a BezsimError
 subclass (one type for a caller to catch) with a one-line message naming the bad value,
 never a KeyError/TypeError traceback, and never a silently wrong run.
 

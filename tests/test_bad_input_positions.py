@@ -1,4 +1,4 @@
-"""Bad positions (issue 9): a position file or dict with impossible card counts, copies
+"""Bad positions: a position file or dict with impossible card counts, copies
 beyond the packs, unknown cards, wrong types, missing fields, inconsistent stage, tricks or
 trumps, or declarations a card cannot have made, is a one-line PositionError (bezsim explain
 prints it as ``bezsim: error: ...``), never another exception.

@@ -152,7 +152,7 @@ def test_ctrl_c_keeps_shards_and_says_how_to_resume(tmp_path, fake_engine):
 
 def test_resume_dir_finishes_an_interrupted_run_as_if_never_stopped(tmp_path, fake_engine):
     """Ctrl-C in the second shard, then --resume DIR: only the missing shards are played
-    and every table equals an uninterrupted run's (issue 7)."""
+    and every table equals an uninterrupted run's."""
     fake_engine.interrupt_on_call = 1
     out, whole = tmp_path / "run", tmp_path / "whole"
     args = ("--games", "30", "--seed", "4", "--shard-size", "10", "--no-progress")

@@ -99,7 +99,7 @@ def test_checker_catches_a_broken_trace():
 @pytest.mark.parametrize("rules", [PRESETS[0], PRESETS[2], Rules.make("four_handed_partners")],
                          ids=lambda r: r.variant)
 def test_checker_catches_negative_scores(rules):
-    """Scores are never negative (issue 9): a negative event, hand total, score after a hand,
+    """Scores are never negative: a negative event, hand total, score after a hand,
     final score, or points of a kind in the outcome rows are each reported as negative."""
     seats = ["random"] * rules.players
     batch, trace = trace_one(rules, seats, 5, 0)

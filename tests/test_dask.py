@@ -1,4 +1,4 @@
-"""Runs on Dask (issue 7): the shards as tasks on a LocalCluster give the same tables as a local
+"""Runs on Dask: the shards as tasks on a LocalCluster give the same tables as a local
 run, and a Dask run resumes a directory with missing and damaged shards."""
 
 from __future__ import annotations

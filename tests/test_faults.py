@@ -1,4 +1,4 @@
-"""Faults (issue 9): damaged shard files, a disk that stops taking writes, a Dask worker
+"""Faults: damaged shard files, a disk that stops taking writes, a Dask worker
 killed mid-run, and user policies that break the contract. Each ends either in the tables
 of an uninterrupted run or in one clear line that names the cause, and never costs a shard
 that was finished. (kill -9 of a local run: tests/test_kill_resume.py.)"""

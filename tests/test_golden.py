@@ -1,4 +1,4 @@
-"""Golden regressions (issue 9): for fixed seeds, the SHA-256 digest of every variant's three
+"""Golden regressions: for fixed seeds, the SHA-256 digest of every variant's three
 tables is stored here, so any change to what the engine plays or what the io layer writes is
 seen, and must be deliberate.
 

@@ -1,4 +1,4 @@
-"""The policy contract's hidden-information test (issue 6: a policy sees only what its
+"""The policy contract's hidden-information test (a policy sees only what its
 seat may see, never another hand or the stock order; docs/user_policies.md).
 
 Decision points are recorded from real games of every variant (hidden_info_helpers.capture:

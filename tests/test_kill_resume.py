@@ -1,4 +1,4 @@
-"""A real run killed with SIGKILL in the middle (issue 7): every shard it finished is kept,
+"""A real run killed with SIGKILL in the middle: every shard it finished is kept,
 ``bezsim simulate --resume DIR`` plays only the rest, and the tables equal an uninterrupted
 run's with the same seed."""
 

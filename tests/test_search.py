@@ -146,7 +146,7 @@ def test_no_stage1_search_before_the_horizon(variant):
     assert not np.array_equal(ref.events, free.events)
 
 
-# --- every decision, the race, ISMCTS (issue 24) ---------------------------------------------
+# --- every decision, the race, ISMCTS ---------------------------------------------
 
 @pytest.fixture(scope="module")
 def declaring_points(tmp_path_factory):
@@ -207,7 +207,7 @@ def test_search_decides_declarations_by_their_play_outs(declaring_points):
 
 
 def test_cards_only_search_leaves_declarations_to_expert(declaring_points):
-    """every=0 (search before issue 24): a declaring decision is expert's, whatever the
+    """every=0 (card plays only): a declaring decision is expert's, whatever the
     play-outs say."""
     from bezsim.policies.builtin import EXPERT, choose
     from bezsim.policies.registry import policy_params
@@ -282,15 +282,15 @@ def test_the_tree_policy_counts_availability():
 
 
 def test_a_run_records_the_values_search_plays_with():
-    """search's defaults changed with issue 24 and its play-outs use expert's tuned set, so
+    """search's defaults may change and its play-outs use expert's tuned set, so
     a run records both (registry.resolved_values, the manifest's identity): a run made with
     other defaults is not resumed as the same run. The old games stay reachable by name."""
-    from bezsim.policies.registry import SEARCH_V1, resolved_values, tuned_defaults
+    from bezsim.policies.registry import SEARCH_CARDS_HEURISTIC, resolved_values, tuned_defaults
 
-    values = resolved_values(["search", f"search({SEARCH_V1})"], "rubicon")
+    values = resolved_values(["search", f"search({SEARCH_CARDS_HEURISTIC})"], "rubicon")
     now = values["search"]
     assert (now["samples"], now["rollout"], now["every"], now["first"]) == (32, 3, 1, 4)
     assert now["rollout.settle"] == tuned_defaults("expert", "rubicon")["settle"]
-    old = values[f"search({SEARCH_V1})"]
+    old = values[f"search({SEARCH_CARDS_HEURISTIC})"]
     assert (old["samples"], old["rollout"], old["every"], old["first"]) == (12, 2, 0, 0)
     assert not any(k.startswith("rollout.") for k in old)

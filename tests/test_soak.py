@@ -1,4 +1,4 @@
-"""The soak (benchmarks/soak.py, issue 9) on a few games: its chunk counts games, hands and
+"""The soak (benchmarks/soak.py) on a few games: its chunk counts games, hands and
 violations, a broken trace is counted as a violation and the soak goes on, the plan gives
 every preset its minimum, and a run resumes without redoing finished chunks."""
 

@@ -1,4 +1,4 @@
-"""Runs written to an fsspec URL (issue 7: an output every Dask worker can reach): the same
+"""Runs written to an fsspec URL (an output every Dask worker can reach): the same
 tables as a local directory, resumable, damaged shards redone."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from numba.core import event
 # Cold compiles into an empty cache on the 2-core CI machine (benchmarks/startup.py), by
 # the entry kernel a command calls: a run's kernels without expert, with it, and with the
 # function slots of search and plug-ins; the step API's replay with every built-in compiled
-# in (bezsim play: 1.8 times a plain run's compile, timed in one session); the position
+# in (bezsim play: 1.8 times a plain run's compile, timed on one machine); the position
 # kernels (bezsim explain) and a traced game once the run kernels of its policies are cached
 # (bezsim replay), which shares all they compile: each about a second in eight of that
 # plain run, imports included.

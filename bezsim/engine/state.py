@@ -214,7 +214,7 @@ def unsigned(i):
     negative round to the array's end: two more instructions and a longer dependency on
     every access whose index the compiler cannot prove positive (one computed from a card
     or a seat read from the state). Used on the hot paths, where it made hands 9-20% faster
-    (README, "Speed": benchmarks/compare_engines.py, profile_engine.py --hot)."""
+    (benchmarks/compare_engines.py, profile_engine.py --hot)."""
     return np.uint64(i)
 
 

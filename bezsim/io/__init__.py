@@ -13,7 +13,7 @@ from bezsim.io.tables import batch_to_tables
 
 def __getattr__(name: str) -> Any:
     # read_run needs pandas, which a simulate run never imports otherwise (its import is a
-    # fifth of the run's start-up): loaded when a caller first reads a run
+    # 20% of the run's start-up): loaded when a caller first reads a run
     if name == "read_run":
         from bezsim.io.reader import read_run
 

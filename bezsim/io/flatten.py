@@ -1,7 +1,7 @@
 """Engine outcome arrays -> one contiguous array per table column, in one compiled pass.
 
 Why compiled: the numpy version (a mask, fancy indexing, a transpose and a cast per column)
-cost about 1.2 µs per hand, a fifth of what the engine spends playing it, and ran on the
+cost about 1.2 µs per hand, 20% of what the engine spends playing it, and ran on the
 writer threads beside the engine's. These kernels read each engine row once and write every
 column in its final type, so the Arrow arrays wrap them without copying. They release the
 GIL (``nogil``), so the main thread can start the engine's next call while the writer threads

@@ -101,7 +101,7 @@ def parquet_options(schema: pa.Schema, keys: tuple[str, ...]) -> dict[str, Any]:
     * lz4 rather than zstd: 0.69 -> 0.50 us (Polish 2.50 -> 1.97), files 1.7 times larger
       (ordinary 23.5 -> 41 bytes a hand). That took the whole simulate path of ordinary from
       0.68 to 0.72-0.75 of the engine's rate. To archive a run smaller, rewrite its files
-      with zstd (README, "Output");
+      with zstd (docs: Simulate);
     * min/max statistics only on the key columns, which readers filter on: on every column
       they cost 13% of the write;
     * page checksums, so a resumed run finds a file damaged inside with its footer intact.

@@ -110,7 +110,7 @@ def _int_array(values: np.ndarray, kind: pa.DataType, valid: np.ndarray | None) 
 
 def _plain(values: np.ndarray) -> pa.Array:
     """A numpy column as an Arrow array without nulls. Built from its buffers, not with
-    ``pa.array``, which imports pandas to check its argument: a fifth of a simulate run's
+    ``pa.array``, which imports pandas to check its argument: 20% of a simulate run's
     start-up."""
     values = np.ascontiguousarray(values)
     if values.dtype == np.bool_:

@@ -129,9 +129,9 @@ BUILTINS["search"] = PolicyInfo(
     "clear it leave the race early; two-handed stage 2 is solved exactly",
     _params(SEARCH_WEIGHTS),
     _search_function)
-# search(SEARCH_V1) plays the games of search before issue 24 (cards only, heuristic
-# play-outs, no race): comparisons with earlier runs stay valid
-SEARCH_V1 = "samples=12,rollout=2,prior=3,z=0,horizon=1000,every=0,first=0"
+# search(SEARCH_CARDS_HEURISTIC): a search of card plays only, 12 deals a decision, heuristic
+# play-outs, no race between actions; the studies keep it as a reference row
+SEARCH_CARDS_HEURISTIC = "samples=12,rollout=2,prior=3,z=0,horizon=1000,every=0,first=0"
 POLICY_IDS = {name: info.policy_id for name, info in BUILTINS.items()}
 POLICY_NAMES = tuple(BUILTINS)
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")
@@ -322,8 +322,8 @@ def expert_row(variant: str | None) -> np.ndarray:
 
 
 def resolved_values(specs: list[str], variant: str) -> dict[str, dict[str, float]]:
-    """The parameter values that by-variant policies (expert) and search (its defaults
-    changed with issue 24, and its play-outs are expert's) actually play with, by spec:
+    """The parameter values that by-variant policies (expert) and search (whose
+    play-outs are expert's at its tuned defaults) actually play with, by spec:
     recorded with a run, so a run whose defaults have since changed is not taken for the
     same run (a resume would otherwise mix two players under one name)."""
     out = {}

@@ -3,7 +3,7 @@ and an exact solver for two-handed stage 2.
 
 Every decision is searched: the card, which declaration to score (the others are then shown
 "to score", R1.10), the seven of trumps, a Polish seven exchange, the partner's declarations
-and the R4.2 pairs ending (``every=0``: card plays only, as before issue 24). A decision
+and the R4.2 pairs ending (``every=0``: card plays only). A decision
 samples deals of the cards the seat has not seen (other seats' concealed cards and the stock,
 in the counts it knows), the same deals for every candidate action, and plays each one out
 to the end of the hand from that very decision (engine/resume.py), by the engine's own rules
@@ -23,7 +23,7 @@ policies/solver.py plays the last tricks exactly.
 
 ``method=1`` replaces the per-action play-outs by information-set MCTS
 (policies/tree.py), kept as a parameter for comparison: at equal or greater cost it is
-weaker (README, analyses/search_budget.py).
+weaker (analyses/search_budget.py).
 """
 
 import functools

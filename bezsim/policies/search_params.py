@@ -26,10 +26,10 @@ WEIGHTS = (
     Weight("drop", 0.0, "an action leaves the race once its mean gain plus this many standard "
            "errors is below the prior", -100, 100),
     Weight("settlement", 0.0, "Rubicon: 1 values a play-out by the settlement (R6.8), 0 by the "
-           "hand margin (measured stronger, docs: README)", 0, 1, whole=True),
+           "hand margin (the hand margin measured stronger)", 0, 1, whole=True),
     Weight("method", 0.0, "0: every action played out by expert in each sampled deal (policy "
            "rollouts); 1: information-set MCTS over samples x actions iterations (expert "
-           "play-outs, compared in README)", 0, 1, whole=True),
+           "play-outs, compared in analyses/search_budget.py)", 0, 1, whole=True),
     Weight("explore", 60.0, "method=1: UCB exploration constant, in points", 0, 1e6),
 )
 INDEX = index(WEIGHTS)

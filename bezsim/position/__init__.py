@@ -4,7 +4,7 @@ in their own modules: ``model`` (what a position is), ``parse`` (reading and che
 ``engine_state`` (it as the engine's state array), ``queries`` (what the engine says of
 it) and ``text`` (``bezsim explain``'s output).
 
-Format (every key but ``seats`` optional; see README "Positions")::
+Format (every key but ``seats`` optional; see docs/positions.md)::
 
     {"variant": "ordinary", "options": {"stage2_duty": "follow_and_win"},
      "trumps": "♥", "turnup": "9♥", "seven_exchanged": false,

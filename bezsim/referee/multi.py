@@ -16,7 +16,7 @@ docs/rules.md (and, where the texts leave room, the readings listed at the end):
   two (the winner's partner leading first), under the two-handed R1.6;
 * declaring: only the trick winner, then (partnership, R4.2) his partner, for whatever the
   winner left of the side's one combination and one seven action per win (R1.10, R2.3; with
-  seven_exchange_is_declaration one declaration in all; README "Partnerships"); the cards
+  seven_exchange_is_declaration one declaration in all; docs/rules.md R4.2); the cards
   from the declarer's hand, except that a double or triple bezique may take Q♠/J♦ lying face
   up on his partner's side of the table; R1.8 shapes and points (triple bezique 1500); R1.9
   reuse per physical copy with R3's triple (rule 3 too) and second double (a declared double

@@ -12,7 +12,7 @@ its start with the open seats' decisions so far (engine/script.py) and stops at 
 one, keeping a snapshot of the state there. A game played through this API with the
 built-in policies (``play_with``) is exactly the game ``simulate`` writes for the same seed
 and index (tests/test_step.py, every preset). A replay costs one game of engine time, so a
-decision costs a few milliseconds at most (README: the step API).
+decision costs a few milliseconds at most (benchmarks/step_cost.py).
 
 ``history`` replays once more with the engine's trace and returns its rows up to the current
 decision (every card: bezsim/step/narrate.py tells a seat what it may see of them). ``save`` writes
