@@ -102,11 +102,6 @@ def run_random(f: Callable[[np.ndarray], float], dim: int, budget: int, seed: in
 
 OPTIMISERS = {"cma": run_cma, "optuna": run_optuna, "nevergrad": run_nevergrad,
               "nevergrad_tbpsa": run_nevergrad_noisy, "random": run_random}
-# weights the ordinary game never reads (Rubicon, Polish, partners): tuning them is noise
-NOT_ORDINARY = ("rubicon_brisque", "trump_suit", "open_potential", "settle", "endgame",
-                "partner")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variant", default="ordinary")
@@ -119,8 +114,8 @@ def main() -> None:
     ap.add_argument("--json")
     args = ap.parse_args()
     rules = Rules.make(args.variant)
-    names = tuple(p.name for p in BUILTINS["expert"].params
-                  if args.variant != "ordinary" or p.name not in NOT_ORDINARY)
+    # weights the variant's games never read: tuning them is noise
+    names = tuple(p.name for p in BUILTINS["expert"].params if p.read_in(args.variant))
     setup = TuneSetup(args.variant, (), start_spec(args.start), ("heuristic",), args.deals,
                       TRAIN_SEED, 1, 8, 0.5, names)
     start = start_values(setup)

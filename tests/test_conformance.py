@@ -42,7 +42,6 @@ from bezsim.referee import (
     rubicon_settlement,
     trick_winner,
 )
-from bezsim.referee.multi import MULTI
 from bezsim.referee.multi import legal_follows as mlegal
 from bezsim.referee.multi import winning_index as mwinning_index
 from bezsim.referee.notation import KING, QUEEN
@@ -608,7 +607,7 @@ def test_multi_sample_sizes():
     """At least 10,000 checked hands per three- and four-handed preset (policy sets)."""
     for rules in (THREE, FOUR, PARTNERS):
         cases = [c for c in MULTI_CASES if c[0] is rules]
-        assert {len(c[1]) for c in cases} == {MULTI[rules.variant][0]}
+        assert {len(c[1]) for c in cases} == {rules.players}
         assert len(cases) * HANDS_PER_MULTI_CASE >= 10_000
 
 
@@ -627,7 +626,7 @@ def test_partnership_all_four_conformance():
 @pytest.mark.parametrize("case", MULTI_OPTION_SETS, ids=lambda c: c[0])
 def test_multi_conformance_with_options(case):
     variant, options, features = case
-    check_multi_sample(Rules.make(variant, options), [G, R, R, G][:MULTI[variant][0]],
+    check_multi_sample(Rules.make(variant, options), [G, R, R, G][:Rules.make(variant).players],
                        2100 + MULTI_OPTION_SETS.index(case), HANDS_PER_MULTI_OPTION_SET,
                        features)
 
@@ -655,7 +654,7 @@ def test_multi_conformance_on_rare_games(case):
     (R3) and union doubles and triples with the partner's table cards (R4.2) pass the checker;
     triples and second doubles are too rare in the samples above to rely on."""
     rules, seed, game, features = case
-    checker = checked(rules, [G] * MULTI[rules.variant][0], seed, game)
+    checker = checked(rules, [G] * rules.players, seed, game)
     assert all(checker.stats[f] for f in features), dict(checker.stats)
 
 

@@ -19,8 +19,8 @@ def test_registry_parameters_are_the_declared_weights(policy):
     declared = DECLARED[policy]
     assert [p.name for p in params] == [w.name for w in declared]
     for p, w in zip(params, declared, strict=True):
-        assert (p.default, p.meaning, p.low, p.high, p.whole, p.only) == (
-            w.default, w.meaning, w.low, w.high, w.whole, w.variants)
+        assert (p.default, p.meaning, p.low, p.high, p.whole, p.read_when) == (
+            w.default, w.meaning, w.low, w.high, w.whole, w.read_when)
 
 
 def test_kernel_columns_follow_the_declaration():

@@ -15,7 +15,7 @@ import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from importlib import resources
 
 import numpy as np
@@ -27,6 +27,7 @@ from bezsim.policies.expert.weights import WEIGHTS as EXPERT_WEIGHTS
 from bezsim.policies.heuristic import WEIGHTS as HEURISTIC_WEIGHTS
 from bezsim.policies.search_params import WEIGHTS as SEARCH_WEIGHTS
 from bezsim.policies.weight import Weight
+from bezsim.rules import Variant, variant_of
 
 N_POLICY_PARAMS = 48      # width of each seat's parameter row the kernels receive (search
 #                           keeps its play-out policy's weights in columns 16..47)
@@ -43,12 +44,12 @@ class Param:
     low: float = -math.inf
     high: float = math.inf
     whole: bool = False
-    only: tuple[str, ...] = ()     # the variant presets whose games read it (empty: all)
+    read_when: str = ""            # a bezsim.rules.Variant feature of the games that read it
 
     def read_in(self, variant: str) -> bool:
         """Does a game of this preset ever read the parameter? (``bezsim tune`` tunes only
         those by default: the others would only add noise.)"""
-        return not self.only or variant in self.only
+        return not self.read_when or bool(getattr(variant_of(variant), self.read_when))
 
     def domain(self) -> str:
         if math.isinf(self.low) and math.isinf(self.high):
@@ -86,7 +87,12 @@ class PolicyInfo:
 
 def _params(weights: tuple[Weight, ...]) -> tuple[Param, ...]:
     """A policy's parameters from its weights' declaration (bezsim/policies/weight.py)."""
-    return tuple(Param(w.name, w.default, w.meaning, w.low, w.high, w.whole, w.variants)
+    features = {f.name for f in fields(Variant) if f.type in (bool, "bool")}
+    for w in weights:
+        if w.read_when and w.read_when not in features:
+            raise ValueError(f"weight {w.name}: read_when {w.read_when!r} is not one of "
+                             f"bezsim.rules.Variant's features {sorted(features)}")
+    return tuple(Param(w.name, w.default, w.meaning, w.low, w.high, w.whole, w.read_when)
                  for w in weights)
 
 
@@ -363,8 +369,8 @@ def describe_data() -> list[dict]:
         for p in info.params:
             row = {"name": p.name, "default": p.default, "meaning": p.meaning,
                    "domain": p.domain()}
-            if p.only:
-                row["read_in"] = list(p.only)
+            if p.read_when:
+                row["read_in"] = [v for v in VARIANTS if p.read_in(v)]
             if info.by_variant:
                 row["default_by_variant"] = {
                     v: policy_params([info.name], v)[0, info.params.index(p)].item()

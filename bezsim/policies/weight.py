@@ -1,4 +1,4 @@
-"""A policy weight, declared once: its name, default, range, meaning and the presets that read
+"""A policy weight, declared once: its name, default, range, meaning and the games that read
 it. A policy keeps its weights as one tuple of these records; the kernels' index constants,
 the default row, the registry's parameters (and so ``bezsim policies``, spec checking and
 ``bezsim tune``'s ranges) are all built from that tuple, so a weight is added or changed in
@@ -20,7 +20,8 @@ class Weight:
     meaning: str                   # one line for ``bezsim policies``
     low: float = -math.inf         # values outside low..high are refused (the tuner clips)
     high: float = math.inf
-    variants: tuple[str, ...] = ()  # the presets whose games read it (empty: all)
+    read_when: str = ""            # a bezsim.rules.Variant feature true in the games that
+    #                                read it ("settlement", "open_cards", "partners"; "": all)
     whole: bool = False            # only whole numbers are accepted
 
 

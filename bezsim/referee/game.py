@@ -12,7 +12,7 @@ import numpy as np
 
 from bezsim.engine import constants as C
 from bezsim.engine.api import unpack_events
-from bezsim.referee.multi import MULTI, MultiHand, check_multi_end
+from bezsim.referee.multi import MultiHand, check_multi_end
 from bezsim.referee.notation import pad4
 from bezsim.referee.polish import PolishHand
 from bezsim.referee.rubicon import RubiconHand, rubicon_settlement
@@ -28,10 +28,11 @@ class Game:
                  policies: tuple[str, ...] = ("random", "random")) -> None:
         self.o = rules.options
         self.variant = rules.variant
-        self.polish = rules.variant == "polish"     # R5: open cards, compound declarations
-        self.rubicon = rules.variant == "rubicon"   # R6: one hand is one game, settled
-        self.multi = rules.variant in MULTI         # R3, R4: multi.MultiHand
-        self.players = MULTI[rules.variant][0] if self.multi else 2
+        self.polish = rules.definition.open_cards   # R5: open cards, compound declarations
+        self.rubicon = rules.definition.settlement  # R6: one hand is one game, settled
+        self.multi = rules.players > 2              # R3, R4: multi.MultiHand
+        self.players = rules.players
+        self.layout = (rules.players, rules.packs, rules.partners)   # R3, R4
         self.brisques = [0] * self.players          # taken in tricks (Rubicon: aside, R6.7)
         self.trump = -1
         policies = tuple(policies)

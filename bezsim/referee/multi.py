@@ -59,9 +59,6 @@ from bezsim.referee.notation import (
 )
 from bezsim.referee.violation import Violation, expect, expect_event_points, expect_no_negative
 
-# (players, packs, partners) of each variant, from R3 and R4
-MULTI = {"three_handed": (3, 3, False), "four_handed": (4, 4, False),
-         "four_handed_partners": (4, 4, True)}
 STAGE1 = 24                 # (96 - 24) / 3 = (128 - 32) / 4 stock cards, one each a trick
 HAND_SIZE = 8
 
@@ -134,7 +131,7 @@ class MultiHand:
         self.o = game.o
         self.n = number
         self.dealer = dealer
-        self.P, self.packs, self.partners = MULTI[game.variant]
+        self.P, self.packs, self.partners = game.layout    # (players, packs, partners)
         self.pairs = self.partners and self.o["partnership_stage2"] == "pairs"
         self.n_tricks = STAGE1 + (2 * HAND_SIZE if self.pairs else HAND_SIZE)
         self.all_cards = set(range(32 * self.packs))
@@ -747,7 +744,7 @@ def check_multi_end(game, hands: int) -> None:
     double_game (off by default here) compares the winner with the best other side."""
     row = game.take(C.TR_GAME_END, "game end")
     expect(game.pos == len(game.rows), "rows after the game end")
-    P, _, partners = MULTI[game.variant]
+    P, _, partners = game.layout
     target = game.o["target"]
     sides = game.scores[:2] if partners else game.scores
     winner = max(range(len(sides)), key=lambda s: sides[s])

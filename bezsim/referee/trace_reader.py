@@ -10,6 +10,7 @@ class GameTrace(Protocol):
     """A game's options, its seats' policies and the trace rows its hands walk in order."""
 
     o: dict[str, Any]
+    layout: tuple[int, int, bool]      # players, packs, partnerships
     policies: list[str]
     rows: Any
     pos: int

@@ -10,7 +10,7 @@ plays its default here.
 from bezsim.policies.search_params import N_ROLLOUT_WEIGHTS
 from bezsim.policies.weight import Weight, defaults, index
 
-RUBICON = ("rubicon",)
+RUBICON = "settlement"      # games settled by the rubicon rules (R6.8)
 
 WEIGHTS = (
     Weight("combo", 1.0, "scale on the chance-weighted combination points a kept card holds",
@@ -37,7 +37,7 @@ WEIGHTS = (
            "trumps", 0, 10, RUBICON),
     Weight("rank", 0.5, "tie-break: points per rank step", 0, 10),
     Weight("open_potential", 0.3, "Polish: share of a partial combination's points an open "
-           "card brings", 0, 10, ("polish",)),
+           "card brings", 0, 10, "open_cards"),
     Weight("share", 0.0, "weight of a card's equal share of each combination it may complete "
            "(beside its marginal worth)", 0, 10),
     Weight("later", 0.9, "chance a combination left 'to score' still scores while the stock "
@@ -50,7 +50,7 @@ WEIGHTS = (
            "rubicon costs (0: never)", 0, 60, RUBICON),
     Weight("partner", 0.0, "partners: share of the partner's best 'to score' that a team win "
            "is worth; above 0 his bezique cards on the table also count toward our double "
-           "(R4.2)", 0, 1, ("four_handed_partners",)),
+           "(R4.2)", 0, 1, "partners"),
 )
 INDEX = index(WEIGHTS)
 N_EXPERT = len(WEIGHTS)
