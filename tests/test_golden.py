@@ -78,6 +78,36 @@ GOLDEN: dict[tuple[str, str], dict[str, str]] = {
         "games": "476fb37aed0ec74d5dce2ad8b3bb44f1d2e9811d0b2de75b406d503d4726892e",
         "declarations": "daf13dc9582d6cb39ef5be3786e9b688ed8b4b66ac6dd864e2093ec0823c3e51",
     },
+    ("ordinary", "expert"): {
+        "hands": "d0d8e43756c9bc8d33a6a8435273432312fb3f4d91f9ca19de6ce0d17cc6fac0",
+        "games": "778c4e0b267ac935ffc28eb3fc2e90bca55717ae10ae2b4bb75f6a18cec25b20",
+        "declarations": "e46520e7b51b27196631e3868f72a44d51d6b27129acde93ff9a030a40626bbc",
+    },
+    ("three_handed", "expert"): {
+        "hands": "5f4e8ec26371c56da711fa321912a18ae0d231b2b41f035026c7acac2023af76",
+        "games": "cd8c2cfd6a63330364c57f8e1dc6ecdd846e9d4f03238fe5e56f262f55c36afa",
+        "declarations": "0599ff9d4b9c5edafc0913ee952d57198b47ec778d1aae869ebcc46eae76ef00",
+    },
+    ("four_handed", "expert"): {
+        "hands": "b220aded4f8ab6f751fc2317d3ba2e7ab713c9099d21e5281ff25a16e50b4b02",
+        "games": "d2166e98dd4ee7896b23139eed4ef49353711e40d6c3b63278c14fa625977793",
+        "declarations": "c2cc2f937d018830800b45e86ebb20341a451fe42ce887eaca11cde3f7f5893e",
+    },
+    ("four_handed_partners", "expert"): {
+        "hands": "05cd41be95f1e3e9f1e3466e26a432dd632b693d3e3411f02fab589b67d670da",
+        "games": "a70a7c50b3d1e55efc86982e8865612f14dff31fcc51fc1c37eac2029b60e5db",
+        "declarations": "05bbd0247f8731a639f97268507e6af56cde3cbbff49d15756135fe817fae215",
+    },
+    ("polish", "expert"): {
+        "hands": "edd1ec24b99511be5646789a46fc5531d07aac81baa5a5b5caa360c5c3270b48",
+        "games": "e16a5be25d9c8894f1ec3ed688e4453b48a9413031513f0fa9b34e2fa500ed0b",
+        "declarations": "870031f154b4ea338dce99c7ca7b07fb046b5ec7a1d289e62469b11d03b3fa0e",
+    },
+    ("rubicon", "expert"): {
+        "hands": "e0a28865ebc75ff12cb552ee4417d3dbff587feb1d1e27387470cbaf4854a095",
+        "games": "53e9799122c9cdce07aafc051183cb487e334e9996ec1399700bceb1e1e24367",
+        "declarations": "f35a37e174fe084672ac5f600168f22bcc3a9f679837b7cc752c8fe2216db3e5",
+    },
 }
 
 
