@@ -23,7 +23,7 @@ from bezsim.referee.notation import (
     suit,
 )
 from bezsim.referee.trace_reader import GameTrace
-from bezsim.referee.two_handed import COMBOS, FOURS, Hand, tag, trick_winner
+from bezsim.referee.two_handed import COMBOS, FOURS, Hand, tag
 from bezsim.referee.violation import Violation, expect
 
 ALL_CARDS = frozenset(range(64))
@@ -67,12 +67,7 @@ class PolishHand(Hand):
         stage1 = t <= 24
         cards = [self.play(t, leader, None, stage1), None]
         cards[1] = self.play(t, 1 - leader, cards[0], stage1)   # R5.4 = R1.6 for two hands
-        w = (leader + trick_winner(cards[0], cards[1], self.trump)) % 2
-        row = self.g.take(C.TR_TRICK_WON, "trick won")
-        expect(row[1:8] == [self.n, t, w, cards[0], cards[1], -1, -1], "trick winner (R1.3)",
-               row, "expected winner", w)
-        self.won[w] += 1
-        self.winners[t] = w
+        w = self.trick_won(t, leader, cards)
         self.brisques_and_last(t, w, cards)
         self.new = []
         self.open_cards(t, w, cards)

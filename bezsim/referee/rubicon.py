@@ -24,8 +24,8 @@ from bezsim.referee.notation import (
     suit,
 )
 from bezsim.referee.trace_reader import GameTrace
-from bezsim.referee.two_handed import FOURS, MARRIAGES, Hand, trick_winner
-from bezsim.referee.violation import expect, expect_event_points, expect_no_negative
+from bezsim.referee.two_handed import FOURS, MARRIAGES, Hand
+from bezsim.referee.violation import expect, expect_event_points
 
 RUBICON_CARDS = frozenset(range(128))
 RUBICON_STAGE1 = 55          # R6.1: 110 stock cards, two a trick
@@ -161,12 +161,7 @@ class RubiconHand(Hand):
         stage1 = t <= RUBICON_STAGE1
         cards = [self.play(t, leader, None, stage1), None]
         cards[1] = self.play(t, 1 - leader, cards[0], stage1)
-        w = (leader + trick_winner(cards[0], cards[1], self.trump)) % 2   # trump -1: none
-        row = self.g.take(C.TR_TRICK_WON, "trick won")
-        expect(row[1:8] == [self.n, t, w, cards[0], cards[1], -1, -1], "trick winner (R1.3)",
-               row, "expected winner", w, "trumps", self.trump)
-        self.won[w] += 1
-        self.winners[t] = w
+        w = self.trick_won(t, leader, cards)                   # trump -1: none yet
         self.brisques[w] += 10 * sum(rank(c) in (ACE, TEN) for c in cards)   # aside (R6.7)
         if t == RUBICON_TRICKS:
             self.event(t, w, C.K_LAST_TRICK)                                  # R6.3
@@ -424,12 +419,7 @@ class RubiconHand(Hand):
         expect(all(not p for p in self.shown), "shown combinations left after the hand")
 
     def hand_end(self) -> bool:
-        pts = [sum(self.points[s].values()) for s in range(2)]
-        row = self.g.take(C.TR_HAND_POINTS, "hand points")
-        expect_no_negative(row, 2, "hand points")
-        expect(row[1:8] == [self.n, *pad4(pts), 0, 0], "hand points = the events", row, pts)
-        row = self.g.take(C.TR_HAND_END, "hand end")
-        expect_no_negative(row, 2, "score after the hand")
+        pts, row = self.hand_points()
         self.g.scores = pts
         expect(row[1:8] == [self.n, *pad4(pts), 0, 0], "hand end totals", row, pts)
         self.g.hand_rows.append(self.batch_rows())

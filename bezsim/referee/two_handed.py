@@ -158,12 +158,7 @@ class Hand:
         stage1 = t <= 24
         cards = [self.play(t, leader, None, stage1), None]
         cards[1] = self.play(t, 1 - leader, cards[0], stage1)
-        w = (leader + trick_winner(cards[0], cards[1], self.trump)) % 2
-        row = self.g.take(C.TR_TRICK_WON, "trick won")
-        expect(row[1:8] == [self.n, t, w, cards[0], cards[1], -1, -1], "trick winner (R1.3)",
-               row, "expected winner", w)
-        self.won[w] += 1
-        self.winners[t] = w
+        w = self.trick_won(t, leader, cards)
         self.score_trick(t, w, cards)
         if stage1:
             self.declarations(t, w)
@@ -485,13 +480,30 @@ class Hand:
             expect(last[w32] == 10 and last[1 - w32] == 0, "last trick to trick 32's winner")
         expect(all(not p for p in self.pending), "shown combinations left after the hand")
 
-    def hand_end(self) -> bool:
+    def trick_won(self, t: int, leader: int, cards: list[int]) -> int:
+        """The trick's winner by R1.3 (no trumps while ``self.trump`` is -1), checked against
+        the trace and counted; returns the winning seat."""
+        w = (leader + trick_winner(cards[0], cards[1], self.trump)) % 2
+        row = self.g.take(C.TR_TRICK_WON, "trick won")
+        expect(row[1:8] == [self.n, t, w, cards[0], cards[1], -1, -1], "trick winner (R1.3)",
+               row, "expected winner", w, "trumps", self.trump)
+        self.won[w] += 1
+        self.winners[t] = w
+        return w
+
+    def hand_points(self) -> tuple[list[int], list[int]]:
+        """The hand's points by seat (the sum of its events), checked against the trace's
+        hand-points row; returns them and the hand-end row that follows."""
         pts = [sum(self.points[s].values()) for s in range(2)]
         row = self.g.take(C.TR_HAND_POINTS, "hand points")
         expect_no_negative(row, 2, "hand points")
         expect(row[1:8] == [self.n, *pad4(pts), 0, 0], "hand points = the events", row, pts)
         row = self.g.take(C.TR_HAND_END, "hand end")
         expect_no_negative(row, 2, "score after the hand")
+        return pts, row
+
+    def hand_end(self) -> bool:
+        pts, row = self.hand_points()
         before = list(self.g.scores)
         self.g.scores = [before[s] + pts[s] for s in range(2)]
         expect(row[1:8] == [self.n, *pad4(self.g.scores), 0, 0], "hand end totals", row, pts)
