@@ -95,15 +95,17 @@ _ORDINARY_ENGINE = {"VARIANT": C.VARIANT_ORDINARY, "PACKS": 2, "HAND_SIZE": 8,
 _MULTI_ENGINE = _ORDINARY_ENGINE | {"BEZ_LEVELS": 3, "REFORM_DOUBLE": 1}
 
 _PRESETS: dict[str, dict[str, Any]] = {
-    "ordinary": {"options": _ORDINARY_DEFAULTS, "fixed": {}, "open_cards": False,
+    "ordinary": {"title": "ordinary two-handed Bézique", "rules": "R2",
+                 "options": _ORDINARY_DEFAULTS, "fixed": {}, "open_cards": False,
                  "engine": _ORDINARY_ENGINE},
-    "three_handed": {"options": _MULTI_DEFAULTS, "fixed": {}, "open_cards": False,
-                     "players": 3, "rules": "R3",
+    "three_handed": {"title": "three-handed Bézique", "rules": "R3", "players": 3,
+                     "options": _MULTI_DEFAULTS, "fixed": {}, "open_cards": False,
                      "engine": _MULTI_ENGINE | {"VARIANT": C.VARIANT_THREE_HANDED, "PACKS": 3}},
-    "four_handed": {"options": _MULTI_DEFAULTS, "fixed": {}, "open_cards": False,
-                    "players": 4, "rules": "R4.1",
+    "four_handed": {"title": "four-handed Bézique, each for himself", "rules": "R4.1",
+                    "players": 4, "options": _MULTI_DEFAULTS, "fixed": {}, "open_cards": False,
                     "engine": _MULTI_ENGINE | {"VARIANT": C.VARIANT_FOUR_HANDED, "PACKS": 4}},
     "four_handed_partners": {
+        "title": "four-handed Bézique in partnerships",
         "options": _MULTI_DEFAULTS | {"partnership_stage2": "pairs"}, "fixed": {},
         "open_cards": False, "players": 4, "rules": "R4.2",
         "engine": _MULTI_ENGINE | {"VARIANT": C.VARIANT_FOUR_PARTNERS, "PACKS": 4,
@@ -111,6 +113,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
     # R5: aces and tens score when won, declaring follows every trick, the seven is the
     # trick winner's (R5.3), so those ordinary options are fixed here
     "polish": {
+        "title": "Polish (open) Bézique", "rules": "R5",
         "options": {name: _ORDINARY_DEFAULTS[name] for name in (
             "stage2_duty", "last_trick", "double_game", "double_bezique",
             "marriage_to_sequence", "bezique_pair")} | {"target": 2000},
@@ -123,6 +126,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
     # R6: four packs, nine cards, no turn-up, trumps by the first marriage or sequence, one
     # hand a game; a marriage may grow into a sequence (the same class, R6.6)
     "rubicon": {
+        "title": "Rubicon Bézique", "rules": "R6",
         "options": {"stage2_duty": "follow_and_win", "marriage_to_sequence": "true",
                     "double_bezique": "add_pair_allowed", "rubicon_reuse": "later_class",
                     "carte_blanche_repeats": "true", "rubicon_brisque_bonus": "300",
@@ -142,11 +146,6 @@ _PRESETS: dict[str, dict[str, Any]] = {
 
 VARIANTS = tuple(_PRESETS)
 
-_TITLES = {"ordinary": "ordinary two-handed Bézique", "three_handed": "three-handed Bézique",
-           "four_handed": "four-handed Bézique, each for himself",
-           "four_handed_partners": "four-handed Bézique in partnerships",
-           "polish": "Polish (open) Bézique", "rubicon": "Rubicon Bézique"}
-_SECTIONS = {"ordinary": "R2", "polish": "R5", "rubicon": "R6"}
 
 
 @dataclass(frozen=True)
@@ -177,7 +176,7 @@ def _variant_of(name: str) -> Variant:
     engine = preset["engine"]
     one_hand = bool(engine.get("ONE_HAND_GAME", 0))
     return Variant(
-        name=name, title=_TITLES[name], section=preset.get("rules", _SECTIONS.get(name, "")),
+        name=name, title=preset["title"], section=preset["rules"],
         players=int(preset.get("players", 2)), packs=int(engine["PACKS"]),
         hand_size=int(engine["HAND_SIZE"]), partners=bool(engine.get("PARTNERS", 0)),
         open_cards=bool(preset["open_cards"]), one_hand_game=one_hand,

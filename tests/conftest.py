@@ -142,6 +142,15 @@ def _fake_registry() -> types.ModuleType:
     return module
 
 
+def _fake_policy_set(registry: types.ModuleType) -> types.ModuleType:
+    """Policies "resolved" by the fake registry: the fake engine takes the names as they are."""
+    module = types.ModuleType("bezsim.policies.policy_set")
+    module.PolicySet = tuple
+    module.resolve_policies = lambda policies, rules: registry.parse_policies(
+        policies if isinstance(policies, str) else list(policies), rules.players)
+    return module
+
+
 # --- running the suite on several workers (README: pytest -n 2 --dist loadgroup) ----------
 # Most of a cold run is compiling the engine: the kernels without expert and those with it
 # first (engine/external.py: most tests need one or the other), then the function-slot
@@ -190,7 +199,9 @@ def fake_engine(monkeypatch) -> FakeEngine:
     engine = FakeEngine()
     monkeypatch.setattr(api, "run_games", engine, raising=False)
     monkeypatch.setattr(api, "load_kernels", engine.load_kernels, raising=False)
-    monkeypatch.setitem(sys.modules, "bezsim.policies.registry", _fake_registry())
+    registry = _fake_registry()
+    monkeypatch.setitem(sys.modules, "bezsim.policies.registry", registry)
+    monkeypatch.setitem(sys.modules, "bezsim.policies.policy_set", _fake_policy_set(registry))
     return engine
 
 
