@@ -83,10 +83,7 @@ class PolishHand(Hand):
         self.brisques[w] += brisques
         if brisques:
             self.event(t, w, C.K_BRISQUES, points=brisques)
-        mode = self.o["last_trick"]
-        if (t == 32 and mode in ("trick32", "both")) or (t == 24 and mode in ("trick24",
-                                                                              "both")):
-            self.event(t, w, C.K_LAST_TRICK)
+        self.last_trick(t, w)
 
     def join(self, t: int, w: int) -> None:
         row = self.g.take(C.TR_OPEN, "open card")

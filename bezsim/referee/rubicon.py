@@ -356,11 +356,7 @@ class RubiconHand(Hand):
         got = {}
         while self.g.at(C.TR_SHOW):
             code = self.g.peek()[5]
-            cards = []
-            while self.g.at(C.TR_SHOW) and self.g.peek()[5] == code:
-                row = self.g.take(C.TR_SHOW, "show")
-                expect(row[1:4] == [self.n, t, w], "shown by the trick winner", row)
-                cards.append(row[4])
+            cards = self.shown_cards(t, w, code)
             kind, s = code // 4, code % 4
             expect(kind in R_COMBOS, "shown code is not a combination", code)
             if kind == C.K_SEQUENCE and self.trump >= 0:

@@ -207,6 +207,10 @@ class Hand:
         self.brisques[w] += brisques
         if self.o["brisques_when"] == "when_won" and brisques:
             self.event(t, w, C.K_BRISQUES, points=brisques)
+        self.last_trick(t, w)
+
+    def last_trick(self, t: int, w: int) -> None:
+        """The last-trick points of R2.2 (option ``last_trick``) to the winner of trick t."""
         mode = self.o["last_trick"]
         if (t == 32 and mode in ("trick32", "both")) or (t == 24 and mode in ("trick24",
                                                                               "both")):
@@ -371,14 +375,19 @@ class Hand:
         self.exchanged = True
         self.event(t, w, C.K_SEVEN_EXCHANGE)
 
-    def show(self, t: int, w: int) -> None:
-        first = self.g.peek()
-        code = first[5]
+    def shown_cards(self, t: int, w: int, code: int) -> list[int]:
+        """The cards of one combination the trick winner shows "to score" (R1.10): the run of
+        show rows with its code."""
         cards = []
         while self.g.at(C.TR_SHOW) and self.g.peek()[5] == code:
             row = self.g.take(C.TR_SHOW, "show")
             expect(row[1:4] == [self.n, t, w], "shown by the trick winner", row)
             cards.append(row[4])
+        return cards
+
+    def show(self, t: int, w: int) -> None:
+        code = self.g.peek()[5]
+        cards = self.shown_cards(t, w, code)
         kind, s = code // 4, code % 4
         expect(kind in COMBOS, "shown code is not a combination", code)
         expect(code not in self.pending[w], "the same combination shown twice", code)
