@@ -136,6 +136,19 @@ def _complete_option(ctx, param, incomplete: str) -> list[str]:
                                                  if c.startswith(value)]
 
 
+def _long_run_options(seed_help: str, out_help: str):
+    """--seed, --threads, --out and --no-progress of a long resumable command."""
+    def apply(func):
+        func = click.option("--no-progress", is_flag=True, help="Hide the progress bar.")(func)
+        func = click.option("--out", type=click.Path(file_okay=False), default=None,
+                            callback=_not_empty, help=out_help)(func)
+        func = click.option("--threads", type=click.IntRange(min=1), default=None,
+                            help="Engine threads (default: all cores).")(func)
+        return click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+                            help=seed_help)(func)
+    return apply
+
+
 def _rules_options(func):
     """--variant, --option and --policies: shared by the commands that play games."""
     func = click.option("--policy-param", "policy_params", multiple=True,
@@ -146,9 +159,10 @@ def _rules_options(func):
                         shell_complete=_complete_policies, default="random",
                         show_default=True,
                         help="Policy for every seat (random, greedy, heuristic, expert, "
-                             "search, your own package.module:function, or @FILE.json from "
-                             "bezsim tune), or a comma list, one per seat; a policy may "
-                             "carry parameters: greedy(stage2_win_margin=8).")(func)
+                             "learned, search, your own package.module:function, or "
+                             "@FILE.json from bezsim tune or learn), or a comma list, one per "
+                             "seat; a policy may carry parameters: "
+                             "greedy(stage2_win_margin=8).")(func)
     func = click.option("--option", "options", multiple=True,
                         shell_complete=_complete_option, metavar="NAME=VALUE",
                         help="Rule option (repeatable); 'bezsim options' lists them.")(func)
@@ -603,15 +617,10 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
               help="Candidates per generation.")
 @click.option("--sigma", type=click.FloatRange(0, 10, min_open=True), default=0.5,
               show_default=True, help="Initial step, in units of each parameter's step.")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
-              help="Seed of the deals and of the optimiser; without it one is drawn and "
-                   "printed.")
-@click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Engine threads (default: all cores).")
-@click.option("--out", type=click.Path(file_okay=False), default=None, callback=_not_empty,
-              help="Output directory [default: data/runs/tune-<variant>-<policy>-<seed>]; "
+@_long_run_options("Seed of the deals and of the optimiser; without it one is drawn and "
+                   "printed.",
+                   "Output directory [default: data/runs/tune-<variant>-<policy>-<seed>]; "
                    "rerun with the same settings to resume.")
-@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
          param_names: str | None, deals: int, generations: int, popsize: int, sigma: float,
          seed: int | None, threads: int | None, out: str | None, no_progress: bool) -> None:
@@ -657,6 +666,85 @@ def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
     click.echo(f"best: {state['best']['spec']}")
     click.echo(f"written: {os.path.join(out, tuning.BEST)} (use it as --policies "
                f"@{os.path.join(out, tuning.BEST)})")
+
+
+@cli.command()
+@click.option("--variant", default="ordinary", show_default=True, shell_complete=_complete_variant,
+              help=VARIANT_HELP)
+@click.option("--start", default="learned", show_default=True,
+              help="The weights the first round starts from: learned at the preset's "
+                   "weights, learned(name=value,...), or @model.json from an earlier run.")
+@click.option("--rounds", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Most rounds (record, fit, measure); they stop when one no longer beats "
+                   "its start.")
+@click.option("--games", type=click.IntRange(min=1), default=800, show_default=True,
+              help="Games of learned self-play recorded per round.")
+@click.option("--deals", type=click.IntRange(min=1, max=10_000), default=16,
+              show_default=True, help="Sampled deals behind search's value of each card.")
+@click.option("--horizon", type=click.IntRange(min=0), default=20, show_default=True,
+              help="Every card play is recorded once the stock holds at most this many "
+                   "cards.")
+@click.option("--early", type=click.FloatRange(0, 1), default=0.25, show_default=True,
+              help="Chance of recording a card play while the stock is longer.")
+@click.option("--value", "value_by", type=click.Choice(["margin", "settlement"]),
+              default="margin", show_default=True,
+              help="What a play-out is worth to the seat: its side's hand margin, or in "
+                   "Rubicon the settlement's stake (R6.8).")
+@click.option("--eval-games", type=click.IntRange(min=1), default=1500, show_default=True,
+              help="Duplicate deals of each round's measurements.")
+@_long_run_options("Seed of the recorded games and the measurements; without it one is "
+                   "drawn and printed.",
+                   "Output directory [default: data/runs/learn-<variant>-<seed>]; rerun the "
+                   "same command to resume.")
+def learn(variant: str, start: str, rounds: int, games: int, deals: int, horizon: int,
+          early: float, value_by: str, eval_games: int, seed: int | None, threads: int | None,
+          out: str | None, no_progress: bool) -> None:
+    """Fit learned's weights to search's values of its own card plays, round after round;
+    writes model.json, a parameters file for --policies @model.json."""
+    import numba
+
+    from bezsim.engine.api import check_threads
+    from bezsim.io.writable import check_writable_dir
+    from bezsim.policies.registry import parse_spec
+
+    rules = _make_rules(variant, ())
+    start_spec = _start_spec(start)
+    if parse_spec(start_spec)[0].name != "learned":
+        raise click.BadParameter(f"{start!r} is not a learned policy", param_hint="--start")
+    try:
+        import scipy  # noqa: F401
+
+        from bezsim.learn.run import Plan
+        from bezsim.learn.run import learn as run_rounds
+    except ImportError:
+        raise click.ClickException("bezsim learn needs scipy: pip install "
+                                   "'bezsim[learn]'") from None
+    drawn = seed is None
+    if drawn:
+        seed = draw_seed()
+    n_threads = check_threads(threads) if threads is not None else numba.get_num_threads()
+    out = out or os.path.join("data", "runs", f"learn-{rules.variant}-{seed}")
+    check_writable_dir(out)
+    if drawn:
+        click.echo(f"seed: {seed}", err=True)
+    from bezsim.learn.generate import Budget
+
+    if value_by == "settlement" and not (rules.definition.one_hand_game
+                                         and rules.definition.settlement):
+        raise click.BadParameter(f"{rules.variant} has no settlement (only Rubicon's "
+                                 "one-hand game has one)", param_hint="--value")
+    plan = Plan(rules.variant, seed, games, rounds,
+                Budget(deals=deals, horizon=horizon, early=early,
+                       settlement=value_by == "settlement"), eval_games, start_spec)
+    try:
+        summary = run_rounds(plan, out, threads=n_threads, progress=not no_progress,
+                             say=click.echo)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted; recorded shards are kept in {out} — resume by "
+                          "running the same command again") from None
+    click.echo(f"best: {summary['spec']}")
+    click.echo(f"written: {os.path.join(out, 'model.json')} (use it as --policies "
+               f"@{os.path.join(out, 'model.json')})")
 
 
 def _start_spec(policy: str) -> str:

@@ -148,6 +148,7 @@ def test_a_cached_engine_says_nothing_on_the_command_line(tmp_path):
     (["random", "greedy"], "plain", "about 45 s"),
     (["heuristic", "expert"], "expert", "about 75 s"),
     (["expert(settle=3)", "random"], "expert", "about 75 s"),
+    (["learned", "expert"], "learned", "about 165 s"),
     (["search", "heuristic"], "external", "about 150 s"),
 ])
 def test_the_estimate_follows_the_kernels_a_run_needs(policies, kernels, about):

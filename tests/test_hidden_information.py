@@ -209,18 +209,22 @@ def test_builtin_policy_ignores_hidden_cards(name, perturbed):
 @pytest.mark.parametrize("spec", ["search(rollout=3,samples=3,prior=0,z=1,horizon=30)",
                                   "search(method=1,samples=2,horizon=30)",
                                   "search(settlement=1,samples=3,first=2,drop=1)",
-                                  "expert(endgame=30,settle=60,partner=0.5)"])
+                                  "search(rollout=4,samples=3,prior=0,z=1,horizon=30)",
+                                  "expert(endgame=30,settle=60,partner=0.5)",
+                                  "learned(trump=3,won=0.5,lost=-0.4,declare_win=0.3,"
+                                  "s2_wins=4,s2_rank=0.5)"])
 def test_policy_with_parameters_ignores_hidden_cards(spec, perturbed):
     """Code paths the defaults above leave off: search with its confidence gate and horizon
     (its sampled deals come from the seat's knowledge only), its ISMCTS (method=1: the tree
     is built from those deals), the race and the Rubicon settlement value, and expert's
     Rubicon settlement play and partnership logic (they read the hand points, the brisques
-    each seat has taken and the partner's cards on the table, all public). Re-dealing what
+    each seat has taken and the partner's cards on the table, all public), search with
+    learned's play-outs, and learned with weights on its other features. Re-dealing what
     the seat cannot see changes neither the decision nor the random stream."""
     def policy(S, seat, pol_params, rng):
         if spec.startswith("search"):
             return search_policy(S, seat, pol_params[seat], rng[1 + seat])
-        return choose(POLICY_IDS["expert"], S, seat, pol_params, rng)
+        return choose(POLICY_IDS[spec.partition("(")[0]], S, seat, pol_params, rng)
 
     found = mismatches(policy, spec, perturbed)
     assert not found, f"{spec} decided differently {len(found)} times, e.g. {found[:5]}"

@@ -95,6 +95,7 @@ def test_search_gives_up_the_smaller_loss():
 
 @pytest.mark.parametrize("variant, options, policies", [
     ("ordinary", {}, ["search(samples=2)", "heuristic"]),
+    ("ordinary", {}, ["search(samples=2,rollout=4)", "learned"]),
     ("polish", {}, ["heuristic", "search(samples=2)"]),
     ("rubicon", {}, ["search(samples=2)", "greedy"]),
     ("three_handed", {"target": 600}, ["search(samples=1)", "greedy", "random"]),

@@ -6,11 +6,13 @@ import pytest
 from bezsim.engine.cache import _PACKAGE, kernel_sources
 from bezsim.policies import builtin, heuristic, search_params
 from bezsim.policies.expert import weights as expert_weights
+from bezsim.policies.learned import weights as learned_weights
 from bezsim.policies.registry import BUILTINS, _tuned_table, policy_params, tuned_defaults
 from bezsim.policies.weight import Weight, defaults, index
 
 DECLARED = {"greedy": builtin.GREEDY_WEIGHTS, "heuristic": heuristic.WEIGHTS,
-            "expert": expert_weights.WEIGHTS, "search": search_params.WEIGHTS}
+            "expert": expert_weights.WEIGHTS, "search": search_params.WEIGHTS,
+            "learned": learned_weights.WEIGHTS}
 
 
 @pytest.mark.parametrize("policy", list(DECLARED))
@@ -34,13 +36,15 @@ def test_kernel_columns_follow_the_declaration():
     assert list(search_params.SEARCH_DEFAULTS) == list(search_params.INDEX)
 
 
-def test_tuned_sets_name_declared_weights_and_the_rest_play_their_defaults():
-    names = [w.name for w in expert_weights.WEIGHTS]
-    for variant, entry in _tuned_table()["expert"].items():
+@pytest.mark.parametrize("policy", ["expert", "learned"])
+def test_tuned_sets_name_declared_weights_and_the_rest_play_their_defaults(policy):
+    declared = DECLARED[policy]
+    names = [w.name for w in declared]
+    for variant, entry in _tuned_table().get(policy, {}).items():
         assert set(entry["params"]) <= set(names), variant
-        row = policy_params(["expert"], variant)[0]
-        tuned = tuned_defaults("expert", variant)
-        for i, w in enumerate(expert_weights.WEIGHTS):
+        row = policy_params([policy], variant)[0]
+        tuned = tuned_defaults(policy, variant)
+        for i, w in enumerate(declared):
             assert row[i] == tuned.get(w.name, w.default)
 
 

@@ -19,14 +19,15 @@ from typing import Any
 from numba.core import event
 
 # Cold compiles into an empty cache on the 2-core CI machine (benchmarks/startup.py), by
-# the entry kernel a command calls: a run's kernels without expert, with it, and with the
-# function slots of search and plug-ins; the step API's replay with every built-in compiled
+# the entry kernel a command calls: a run's kernels without expert, with it, with learned
+# (and so expert; timed on one machine), and with the function slots of search and
+# plug-ins; the step API's replay with every built-in compiled
 # in (bezsim play: 1.8 times a plain run's compile, timed on one machine); the position
 # kernels (bezsim explain) and a traced game once the run kernels of its policies are cached
 # (bezsim replay), which shares all they compile: each about a second in eight of that
 # plain run, imports included.
-ESTIMATE_SECONDS = {"plain": 45, "expert": 75, "external": 150, "step": 80, "position": 5,
-                    "trace": 5}
+ESTIMATE_SECONDS = {"plain": 45, "expert": 75, "learned": 165, "external": 150,
+                    "external_learned": 240, "step": 80, "position": 5, "trace": 5}
 
 
 @dataclass
@@ -64,7 +65,10 @@ def kernel_set(policy_specs: Sequence[str]) -> str:
 
     infos = [parse_spec(spec)[0] for spec in policy_specs]
     if any(info.function is not None for info in infos):
-        return "external"
+        return ("external_learned" if any(info.name == "learned" for info in infos)
+                else "external")
+    if any(info.name == "learned" for info in infos):
+        return "learned"             # learned values cards with expert's valuations: both
     return "expert" if any(info.name == "expert" for info in infos) else "plain"
 
 
@@ -79,10 +83,11 @@ def _set_type(run_set: str) -> Any:
 
     from bezsim.engine.external import EXTERNAL_SIGNATURE, N_FUNCTION_SLOTS, policy_set
 
-    if run_set == "external":
+    if run_set.startswith("external"):
+        learned = types.int64 if run_set == "external_learned" else types.none
         return types.Tuple((types.int64, types.UniTuple(types.FunctionType(EXTERNAL_SIGNATURE),
-                                                        N_FUNCTION_SLOTS)))
-    return numba.typeof(policy_set(run_set == "expert", None))
+                                                        N_FUNCTION_SLOTS), learned))
+    return numba.typeof(policy_set(run_set == "expert", None, run_set == "learned"))
 
 
 def _on_disk(dispatcher: Any, run_set: str | None = None) -> bool:
@@ -109,7 +114,7 @@ def entry_cached(entry: str, run_set: str) -> bool:
         return _on_disk(legal_declarations)
     from bezsim.engine.game import run_serial, trace_game
 
-    if entry == "run" and run_set == "external":
+    if entry == "run" and run_set.startswith("external"):
         from bezsim.policies.search import search_policy  # search compiles in its own
 
         return _on_disk(run_serial, run_set) and _on_disk(search_policy)

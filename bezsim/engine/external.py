@@ -10,9 +10,11 @@ bezsim/policies/builtin.py), its parameter row and its own random stream.
 * ``None``: every built-in policy and no external one. Search rollouts replay the engine's
   own hand functions so (no external seat can occur in them): a separate specialisation,
   which keeps the search cacheable and breaks the cycle search -> hand -> decide -> search.
-* ``(with_expert, slots)``: ``with_expert`` is None when no seat plays ``expert``, whose
-  compile is a third of the engine's, so a run without it never compiles it
-  (builtin.expert_in_set); ``slots`` is None or the tuple of four functions.
+* ``(with_expert, slots, with_learned)``: ``with_expert`` is None when no seat plays
+  ``expert`` or ``learned``, whose compile is a third of the engine's, so a run without them
+  never compiles it (builtin.expert_in_set); ``with_learned`` is None when no seat plays
+  ``learned`` (which values cards with expert's valuations and as much code again);
+  ``slots`` is None or the tuple of four functions.
 """
 
 from numba import types
@@ -31,9 +33,9 @@ def call_external(fns, S, seat, params, stream):
     return fns[1][seat](S, seat, params, stream)
 
 
-def policy_set(with_expert: bool, slots: tuple | None) -> tuple:
-    """The ``fns`` value of a run (module docstring)."""
-    return (0 if with_expert else None, slots)
+def policy_set(with_expert: bool, slots: tuple | None, with_learned: bool = False) -> tuple:
+    """The ``fns`` value of a run (module docstring); learned brings expert's code with it."""
+    return (0 if with_expert or with_learned else None, slots, 0 if with_learned else None)
 
 
 @overload(call_external, jit_options={"cache": True})

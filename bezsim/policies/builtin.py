@@ -59,6 +59,7 @@ from bezsim.engine.tricks import beats, winning_index
 from bezsim.policies.common import best_declaration, trick_brisques
 from bezsim.policies.expert import expert_policy
 from bezsim.policies.heuristic import heuristic_policy
+from bezsim.policies.learned import learned_policy
 from bezsim.policies.tree import tree_policy
 from bezsim.policies.weight import Weight, defaults, index
 
@@ -66,6 +67,7 @@ RANDOM = 0
 GREEDY = 1
 HEURISTIC = 2
 EXPERT = 3
+LEARNED = 6
 TREE = 4             # search's ISMCTS play-outs only (policies/tree.py): never a seat's policy
 SCRIPT = 5           # the step API's replays only (engine/script.py): never a seat's policy
 FIRST_ACTION = 100   # scripted, for positions: always the first offered action
@@ -144,24 +146,36 @@ def greedy_policy(S, seat, params, rng):
     return lose
 
 
-def expert_in_set(fns, S, seat, params, rng):
-    """expert's decision, or -1 (a contract fault, never reached) when the run's policy set
-    ``fns`` leaves expert out (engine/external.py): such a run never compiles its code."""
-    if fns is not None and fns[0] is None:
+def expert_in_set(fns, policy_id, S, seat, params, rng):
+    """expert's or learned's decision (``policy_id``), or -1 (a contract fault, never
+    reached) when the run's policy set ``fns`` leaves that policy out (engine/external.py):
+    such a run never compiles its code."""
+    if fns is not None and (fns[0] is None or (policy_id == LEARNED and fns[2] is None)):
         return -1
+    if policy_id == LEARNED:
+        return learned_policy(S, seat, params, rng)
     return expert_policy(S, seat, params, rng)
 
 
 @overload(expert_in_set, jit_options={"cache": True})
-def _expert_in_set_impl(fns, S, seat, params, rng):
-    if not isinstance(fns, types.NoneType) and isinstance(fns.types[0], types.NoneType):
-        def left_out(fns, S, seat, params, rng):
+def _expert_in_set_impl(fns, policy_id, S, seat, params, rng):
+    every = isinstance(fns, types.NoneType)
+    if not every and isinstance(fns.types[0], types.NoneType):
+        def left_out(fns, policy_id, S, seat, params, rng):
             return -1
         return left_out
+    if not every and isinstance(fns.types[2], types.NoneType):
+        def expert_only(fns, policy_id, S, seat, params, rng):
+            if policy_id == LEARNED:
+                return -1
+            return expert_policy(S, seat, params, rng)
+        return expert_only
 
-    def expert(fns, S, seat, params, rng):
+    def expert_or_learned(fns, policy_id, S, seat, params, rng):
+        if policy_id == LEARNED:
+            return learned_policy(S, seat, params, rng)
         return expert_policy(S, seat, params, rng)
-    return expert
+    return expert_or_learned
 
 
 def tree_in_set(fns, S, seat, params, rng):
@@ -212,8 +226,8 @@ def choose_among(fns, policy_id, S, seat, params, rng):
         return random_policy(S, seat, params[seat], rng)
     if policy_id == HEURISTIC:
         return heuristic_policy(S, seat, params[seat], rng)
-    if policy_id == EXPERT:
-        return expert_in_set(fns, S, seat, params[seat], rng)
+    if policy_id == EXPERT or policy_id == LEARNED:
+        return expert_in_set(fns, policy_id, S, seat, params[seat], rng)
     if policy_id == TREE:
         return tree_in_set(fns, S, seat, params[seat], rng)
     if policy_id == SCRIPT:

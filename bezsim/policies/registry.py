@@ -22,15 +22,18 @@ import numpy as np
 
 from bezsim.engine.external import EXTERNAL
 from bezsim.errors import PolicyError, did_you_mean
-from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_WEIGHTS, HEURISTIC, RANDOM
+from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_WEIGHTS, HEURISTIC, LEARNED, RANDOM
 from bezsim.policies.expert.weights import WEIGHTS as EXPERT_WEIGHTS
 from bezsim.policies.heuristic import WEIGHTS as HEURISTIC_WEIGHTS
+from bezsim.policies.learned.weights import EXPERT_COLUMN
+from bezsim.policies.learned.weights import WEIGHTS as LEARNED_WEIGHTS
+from bezsim.policies.search_params import N_ROLLOUT_WEIGHTS, P_ROLLOUT_WEIGHTS
 from bezsim.policies.search_params import WEIGHTS as SEARCH_WEIGHTS
 from bezsim.policies.weight import Weight
 from bezsim.rules import Variant, variant_of
 
-N_POLICY_PARAMS = 48      # width of each seat's parameter row the kernels receive (search
-#                           keeps its play-out policy's weights in columns 16..47)
+N_POLICY_PARAMS = 80      # width of each seat's parameter row the kernels receive (search
+#                           keeps its play-out policy's row in columns 16..79)
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,14 @@ BUILTINS["expert"] = PolicyInfo(
     "them from the unseen cards, tricks by their brisques and the declaration they allow or "
     "deny; declarations by what they leave possible (R1.9, R6.6); defaults tuned per preset",
     _params(EXPERT_WEIGHTS),
+    by_variant=True)
+
+BUILTINS["learned"] = PolicyInfo(
+    "learned", LEARNED,
+    "scores each card by expert's valuation and its parts, reweighted by weights fitted to "
+    "search's values of the same decisions (bezsim learn); declarations are expert's; "
+    "weights fitted per preset",
+    _params(LEARNED_WEIGHTS),
     by_variant=True)
 
 
@@ -301,9 +312,11 @@ def policy_functions(specs: list[str]) -> tuple:
 
     infos = [parse_spec(spec)[0] for spec in specs]
     if all(info.function is None for info in infos):
-        return policy_set(any(info.policy_id == EXPERT for info in infos), None)
+        return policy_set(any(info.policy_id == EXPERT for info in infos), None,
+                          any(info.policy_id == LEARNED for info in infos))
     return policy_set(True, function_slots([info.function() if info.function is not None
-                                            else None for info in infos]))
+                                            else None for info in infos]),
+                      any(info.policy_id == LEARNED for info in infos))
 
 
 def policy_params(specs: list[str], variant: str | None = None) -> np.ndarray:
@@ -316,9 +329,13 @@ def policy_params(specs: list[str], variant: str | None = None) -> np.ndarray:
         defaults = tuned_defaults(info.name, variant) if info.by_variant else {}
         for i, p in enumerate(info.params):
             rows[seat, i] = values.get(p.name, defaults.get(p.name, p.default))
-        if info.name == "search" and rows[seat, 1] == 3:      # rollout: expert's weights
+        if info.name == "learned":                          # its features are expert's
             row = expert_row(variant)
-            rows[seat, 16:16 + len(row)] = row
+            rows[seat, EXPERT_COLUMN:EXPERT_COLUMN + len(row)] = row
+        if info.name == "search" and rows[seat, 1] in (3, 4):  # the play-outs' policy row
+            name = "expert" if rows[seat, 1] == 3 else "learned"
+            row = policy_params([name], variant)[0, :N_ROLLOUT_WEIGHTS]
+            rows[seat, P_ROLLOUT_WEIGHTS:P_ROLLOUT_WEIGHTS + len(row)] = row
     return rows
 
 
@@ -338,10 +355,14 @@ def resolved_values(specs: list[str], variant: str) -> dict[str, dict[str, float
         if (info.by_variant or info.name == "search") and spec not in out:
             row = policy_params([spec], variant)[0]
             out[spec] = {p.name: float(row[i]) for i, p in enumerate(info.params)}
-            if info.name == "search" and row[1] == 3:          # expert play-outs
+            if info.name == "learned":                          # expert's valuations
                 expert = BUILTINS["expert"].params
-                out[spec].update({f"rollout.{p.name}": float(row[16 + i])
+                out[spec].update({f"expert.{p.name}": float(row[EXPERT_COLUMN + i])
                                   for i, p in enumerate(expert)})
+            if info.name == "search" and row[1] in (3, 4):     # the play-outs' policy
+                played = BUILTINS["expert" if row[1] == 3 else "learned"].params
+                out[spec].update({f"rollout.{p.name}": float(row[P_ROLLOUT_WEIGHTS + i])
+                                  for i, p in enumerate(played)})
     return out
 
 

@@ -32,34 +32,21 @@ import numpy as np
 
 from bezsim.engine.constants import (
     D_PLAY,
-    K_LAST_TRICK,
-    LAST_BOTH,
-    LAST_TRICK32,
     LOC_STOCK,
     MAX_HAND,
     PARAMS_SIZE,
     PR_BRISQUE_BONUS,
-    PR_BRISQUE_VALUE,
-    PR_BRISQUES_ASIDE,
     PR_CLOSE_BY_POINTS,
-    PR_LAST_TRICK,
     PR_ONE_HAND_GAME,
     PR_OPEN_CARDS,
     PR_PACKS,
     PR_PARTNERS,
     PR_PLAYERS,
-    PR_POINTS,
-    PR_STAGE2_DUTY,
     PR_STAGE2_PAIRS,
     SC_HAND_POINTS,
-    SC_N_TRICK,
     SC_SCORE,
     SC_STAGE,
     SC_STOCK_LEFT,
-    SC_TRUMP,
-    V_MINE,
-    V_MINE_SHOWN,
-    V_SHOWN,
     V_UNSEEN,
 )
 from bezsim.engine.jit import njit
@@ -84,13 +71,14 @@ from bezsim.engine.state import (
     O_SEEN,
     O_STOCK,
     O_TR_CAP,
-    O_TRICK,
     S_BASE,
     give,
 )
-from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, TREE
+from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, LEARNED, TREE
+from bezsim.policies.common import distinct_offers
 from bezsim.policies.expert import expert_policy
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
+from bezsim.policies.learned import learned_policy
 from bezsim.policies.search_params import (
     N_ROLLOUT_WEIGHTS,
     P_DROP,
@@ -107,7 +95,7 @@ from bezsim.policies.search_params import (
     P_SETTLEMENT,
     P_Z,
 )
-from bezsim.policies.solver import solve_stage2
+from bezsim.policies.solver import solve_endgame
 from bezsim.policies.tree import (
     N_ACTOR,
     N_VALUE,
@@ -222,50 +210,13 @@ def side_margin(W, seat, rules):
 
 
 @njit(cache=True)
-def solve_endgame(S, seat, rules):
-    """Two-handed stage 2 without open cards: the exact best card, as an action index; -1
-    if the hands are not both known (they always are, for a seat that remembers)."""
-    n_cards = rules[PR_PACKS] * 32
-    other = 1 - seat
-    row = O_SEEN + seat * N_MAX
-    mine = np.empty(MAX_HAND, np.int32)
-    theirs = np.empty(MAX_HAND + 1, np.int32)
-    n_mine = 0
-    n_theirs = 0
-    for c in range(n_cards):
-        v = S[row + c]
-        if v == V_MINE or v == V_MINE_SHOWN:
-            if n_mine == MAX_HAND:
-                return -1
-            mine[n_mine] = c
-            n_mine += 1
-        elif v == V_UNSEEN or v == V_SHOWN + other:
-            if n_theirs == MAX_HAND:
-                return -1
-            theirs[n_theirs] = c
-            n_theirs += 1
-    led = S[O_TRICK] if S[O_SC + SC_N_TRICK] == 1 else -1
-    if n_mine == 0 or n_mine > 8 or n_theirs != n_mine - (led >= 0):
-        return -1
-    brisque = 1 if rules[PR_BRISQUES_ASIDE] else rules[PR_BRISQUE_VALUE]
-    mode = rules[PR_LAST_TRICK]
-    last = rules[PR_POINTS + K_LAST_TRICK] if mode == LAST_TRICK32 or mode == LAST_BOTH else 0
-    best, _ = solve_stage2(mine, n_mine, theirs, n_theirs, led, S[O_SC + SC_TRUMP],
-                           rules[PR_STAGE2_DUTY], brisque, last)
-    if best < 0:
-        return -1
-    face = mine[best] & 31
-    for i in range(S[O_N_ACTS]):
-        if S[O_ACTS + i] & 31 == face:
-            return i
-    return -1
-
-
-@njit(cache=True)
-def _base(S, seat, by_expert, weights, expert_w, rng):
-    """The base policy's decision: expert's (rollout=3) or the heuristic's."""
-    if by_expert:
-        return expert_policy(S, seat, expert_w, rng)
+def _base(S, seat, rollout, weights, row, rng):
+    """The base policy's decision: expert's (rollout=3), learned's (rollout=4) or the
+    heuristic's."""
+    if rollout == 4:
+        return learned_policy(S, seat, row, rng)
+    if rollout == 3:
+        return expert_policy(S, seat, row, rng)
     return heuristic_policy(S, seat, weights, rng)
 
 
@@ -343,53 +294,45 @@ def search_policy(S, seat, params, stream):
     weights = np.zeros(16)
     for i in range(len(DEFAULT_WEIGHTS)):
         weights[i] = DEFAULT_WEIGHTS[i]
-    # rollout=3: expert plays the play-outs and also makes the decisions search leaves to
-    # its base policy (the prior card, fallbacks); otherwise the heuristic
-    by_expert = params[P_ROLLOUT] == 3
-    expert_w = np.zeros(N_ROLLOUT_WEIGHTS)
+    # rollout=3 (expert) or 4 (learned): that policy plays the play-outs and also makes the
+    # decisions search leaves to its base policy (the prior card, fallbacks), with its row
+    # from column P_ROLLOUT_WEIGHTS; otherwise the heuristic
+    base_kind = int(params[P_ROLLOUT])
+    base_row = np.zeros(N_ROLLOUT_WEIGHTS)
     for i in range(N_ROLLOUT_WEIGHTS):
-        expert_w[i] = params[P_ROLLOUT_WEIGHTS + i]
+        base_row[i] = params[P_ROLLOUT_WEIGHTS + i]
     every = params[P_EVERY] != 0
     play = S[O_DECISION] == D_PLAY
     stage = S[O_SC + SC_STAGE]
     pairs_ending = stage == 2 and rules[PR_STAGE2_PAIRS] != 0 and players == 4
     if n == 1 or (not every and (not play or pairs_ending)):
-        return _base(S, seat, by_expert, weights, expert_w,
+        return _base(S, seat, base_kind, weights, base_row,
                      np.zeros((1 + players, 4), np.uint64))
     if (play and stage == 2 and players == 2 and rules[PR_OPEN_CARDS] == 0
             and params[P_EXACT_STAGE2] != 0):
-        i = solve_endgame(S, seat, rules)
+        i = solve_endgame(S, seat, MAX_HAND)
         if i >= 0:
             return i
     # distinct candidates (identical copies of a card play alike)
     cand = np.empty(n, np.int64)
-    n_cand = 0
-    for i in range(n):
-        fresh = True
-        if play:
-            for j in range(n_cand):
-                if S[O_ACTS + cand[j]] & 31 == S[O_ACTS + i] & 31:
-                    fresh = False
-        if fresh:
-            cand[n_cand] = i
-            n_cand += 1
+    n_cand = distinct_offers(S, n, play, cand)
     if n_cand == 1:
         return cand[0]
     if stage == 1 and S[O_SC + SC_STOCK_LEFT] > params[P_HORIZON]:
-        return _base(S, seat, by_expert, weights, expert_w,
+        return _base(S, seat, base_kind, weights, base_row,
                      np.zeros((1 + players, 4), np.uint64))
     acts = np.empty(n_cand, np.int32)
     for j in range(n_cand):
         acts[j] = S[O_ACTS + cand[j]]
-    rollout = GREEDY if params[P_ROLLOUT] == 1 else (HEURISTIC if params[P_ROLLOUT] == 2
-                                                     else EXPERT)
+    rollout = (GREEDY if params[P_ROLLOUT] == 1 else HEURISTIC if params[P_ROLLOUT] == 2
+               else LEARNED if params[P_ROLLOUT] == 4 else EXPERT)
     ids = np.full(players, rollout, np.int64)
     pp = np.zeros((players, N_ROLLOUT_WEIGHTS))   # wide enough for every policy's row
     for p in range(players):
         if rollout == GREEDY:
             pp[p, 0] = GREEDY_DEFAULTS[0]
             pp[p, 1] = GREEDY_DEFAULTS[1]
-        elif rollout == EXPERT:
+        elif rollout == EXPERT or rollout == LEARNED:
             for i in range(N_ROLLOUT_WEIGHTS):
                 pp[p, i] = params[P_ROLLOUT_WEIGHTS + i]
         else:
@@ -398,7 +341,7 @@ def search_policy(S, seat, params, stream):
     rr = np.zeros((1 + players, 4), np.uint64)
     # the base action (the base policies draw nothing from their stream, so asking first
     # changes no play-out)
-    h = _base(S, seat, by_expert, weights, expert_w, rr)
+    h = _base(S, seat, base_kind, weights, base_row, rr)
     hj = 0
     for j in range(n_cand):
         if (S[O_ACTS + h] & 31 == acts[j] & 31) if play else cand[j] == h:
@@ -424,7 +367,7 @@ def search_policy(S, seat, params, stream):
     k = 0
     while k < samples:
         if not determinize(S, base, seat, rules, stream, pool, known):
-            return _base(S, seat, by_expert, weights, expert_w, rr)
+            return _base(S, seat, base_kind, weights, base_row, rr)
         for j in range(n_cand):
             if not alive[j]:
                 continue

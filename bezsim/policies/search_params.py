@@ -9,7 +9,7 @@ WEIGHTS = (
     Weight("samples", 32.0, "most sampled deals per decision (the budget)", 1, 1_000_000,
            whole=True),
     Weight("rollout", 3.0, "policy of the play-outs and base policy: 1 greedy, 2 heuristic, "
-           "3 expert (its tuned defaults for the variant)", 1, 3, whole=True),
+           "3 expert, 4 learned (at their defaults for the variant)", 1, 4, whole=True),
     Weight("exact_stage2", 1.0, "1: solve two-handed stage 2 exactly (perfect information); "
            "0: sample it like stage 1", 0, 1, whole=True),
     # prior * samples is summed as an int64 in the kernel
@@ -34,9 +34,9 @@ WEIGHTS = (
 )
 INDEX = index(WEIGHTS)
 SEARCH_DEFAULTS = dict(zip(INDEX, defaults(WEIGHTS), strict=True))
-P_ROLLOUT_WEIGHTS = 16     # + i: expert's weights for rollout=3 (the registry fills them with
-#                            expert's tuned defaults for the variant)
-N_ROLLOUT_WEIGHTS = 32
+P_ROLLOUT_WEIGHTS = 16     # + i: the row of the play-outs' policy for rollout=3 or 4 (the
+#                            registry fills it with that policy's defaults for the variant)
+N_ROLLOUT_WEIGHTS = 64
 if len(WEIGHTS) > P_ROLLOUT_WEIGHTS:
     raise ValueError("search's parameters would overlap the play-outs' expert row")
 

@@ -13,8 +13,29 @@ segfaults on loading recursive functions (numba issue #6061), and ``cache=True``
 
 import numpy as np
 
-from bezsim.engine.constants import ACE, DUTY_FOLLOW_AND_WIN, TEN
+from bezsim.engine.constants import (
+    ACE,
+    DUTY_FOLLOW_AND_WIN,
+    K_LAST_TRICK,
+    LAST_BOTH,
+    LAST_TRICK32,
+    MAX_HAND,
+    PR_BRISQUE_VALUE,
+    PR_BRISQUES_ASIDE,
+    PR_LAST_TRICK,
+    PR_PACKS,
+    PR_POINTS,
+    PR_STAGE2_DUTY,
+    SC_N_TRICK,
+    SC_TRUMP,
+    TEN,
+    V_MINE,
+    V_MINE_SHOWN,
+    V_SHOWN,
+    V_UNSEEN,
+)
 from bezsim.engine.jit import njit
+from bezsim.engine.state import N_MAX, O_ACTS, O_N_ACTS, O_RULES, O_SC, O_SEEN, O_TRICK
 from bezsim.engine.tricks import beats, rank, suit
 
 UNKNOWN = -(2**31)       # memo sentinel; |value| <= 16 * brisque_points + last_points
@@ -257,3 +278,47 @@ def solve_stage2(mine, n_mine, theirs, n_theirs, led, trump, duty, brisque_point
             best = w
             best_i = i
     return best_i, best
+
+
+@njit(cache=True)
+def solve_endgame(S, seat, max_cards):
+    """Two-handed stage 2 without open cards, the seat holding at most ``max_cards``: the
+    exact best card, as an index into the offer; -1 otherwise (or if the hands are not both
+    known: they always are, for a seat that remembers). Reads the seat's knowledge row, the
+    trick and the rules (the policy contract)."""
+    n_cards = S[O_RULES + PR_PACKS] * 32
+    other = 1 - seat
+    row = O_SEEN + seat * N_MAX
+    mine = np.empty(MAX_HAND, np.int32)
+    theirs = np.empty(MAX_HAND + 1, np.int32)
+    n_mine = 0
+    n_theirs = 0
+    for c in range(n_cards):
+        v = S[row + c]
+        if v == V_MINE or v == V_MINE_SHOWN:
+            if n_mine == MAX_HAND:
+                return -1
+            mine[n_mine] = c
+            n_mine += 1
+        elif v == V_UNSEEN or v == V_SHOWN + other:
+            if n_theirs == MAX_HAND:
+                return -1
+            theirs[n_theirs] = c
+            n_theirs += 1
+    led = S[O_TRICK] if S[O_SC + SC_N_TRICK] == 1 else -1
+    if n_mine == 0 or n_mine > min(8, max_cards) or n_theirs != n_mine - (led >= 0):
+        return -1
+    rules = O_RULES
+    brisque = 1 if S[rules + PR_BRISQUES_ASIDE] else S[rules + PR_BRISQUE_VALUE]
+    mode = S[rules + PR_LAST_TRICK]
+    last = (S[rules + PR_POINTS + K_LAST_TRICK] if mode == LAST_TRICK32 or mode == LAST_BOTH
+            else 0)
+    best, _ = solve_stage2(mine, n_mine, theirs, n_theirs, led, S[O_SC + SC_TRUMP],
+                           S[rules + PR_STAGE2_DUTY], brisque, last)
+    if best < 0:
+        return -1
+    face = mine[best] & 31
+    for i in range(S[O_N_ACTS]):
+        if S[O_ACTS + i] & 31 == face:
+            return i
+    return -1

@@ -80,39 +80,32 @@ def _stage2_last(S, w, n, trump, brisque_pts):
     return best_i
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def play_brisque_points(S, seat, w, rubicon, players, packs):
+    """What a brisque in a trick is worth to expert: its points, or in Rubicon (brisques
+    count only toward the settlement, R6.7) a weight, plus what it may decide there."""
+    brisque_pts = w[E_RUB_BRISQUE] if rubicon else float(S[O_RULES + PR_BRISQUE_VALUE])
+    if rubicon and players == 2:
+        brisque_pts += _settle_brisque(S, seat, w, packs)
+    return brisque_pts
+
+
 @njit(cache=True, _nrt=False)
-def expert_policy(S, seat, w, rng):
-    n = S[O_N_ACTS]
-    packs = S[O_SC + SC_PACKS]
-    rubicon = S[O_RULES + PR_BRISQUES_ASIDE] != 0
+def card_context(S, seat, w, packs, rubicon, t, players, stage2, brisque_pts):
+    """What every offered card's valuation shares (a trick-taking card play, not Polish, not
+    the last card of a stage-2 trick): the counts, the chance of drawing a missing card, the
+    bezique faces, what winning the trick brings (a declaration) or losing it costs, the
+    trick so far. Returned as one tuple for card_value."""
     any_class = S[O_RULES + PR_REUSE] == REUSE_ANY_CLASS
     m2s = S[O_RULES + PR_MARR_TO_SEQ] != 0
-    trump = S[O_SC + SC_TRUMP]
-    t = trump if trump != NO_TRUMP else -1
-    players = S[O_SC + SC_PLAYERS]
-    declaring = S[O_DECISION] != D_PLAY
-    if not declaring and n == 1:
-        return 0
-    stage2 = S[O_SC + SC_STAGE] == 2
-    brisque_pts = w[E_RUB_BRISQUE] if rubicon else float(S[O_RULES + PR_BRISQUE_VALUE])
-    if rubicon and players == 2 and not declaring:
-        brisque_pts += _settle_brisque(S, seat, w, packs)
-    polish = S[O_RULES + PR_OPEN_CARDS] != 0
-    if polish and not declaring:
-        return _polish_play(S, seat, w, n, t, packs, stage2, brisque_pts)
     n_trick = S[O_SC + SC_N_TRICK]
-    if (not declaring and stage2 and n_trick == players - 1
-            and S[O_RULES + PR_PARTNERS] == 0):
-        return _stage2_last(S, w, n, t, brisque_pts)   # the last card of a stage-2 trick
-    if declaring or (stage2 and n_trick > 0):
+    if stage2 and n_trick > 0:
         counts = _scan(S, seat, packs, rubicon, any_class, m2s)
     else:                              # the offer is the whole hand
         counts = _scan_offer(S, seat, packs, rubicon, any_class, m2s)
     unseen = counts[12]
     draws = S[O_SC + SC_STOCK_LEFT] / players
     p = min(0.95, draws / unseen) if unseen > 0 else 0.0
-    if declaring:
-        return _declare(S, seat, w, packs, rubicon, any_class, counts, p)
     bq, bj = _bez_faces(S, t)
     levels = S[O_RULES + PR_BEZ_LEVELS]
     cash = w[E_CASH]
@@ -143,47 +136,102 @@ def expert_policy(S, seat, w, rng):
                 opp = max(opp, w[E_DENY] * _pending_best(S, q) + w[E_OPP_DECL])
         lose_cost = opp
     trumps_unseen = (n_trick == 0 or after > 0) and _trumps_unseen(t, packs, counts)
-    # the value of each offered card kept, and the trick it would make
-    best_i = 0
-    best_v = -1e30
     lead_card = S[O_TRICK + winning_index(S, n_trick, t)] if n_trick > 0 else -1
     trick_b = 0
     winner_is_partner = False
     if n_trick > 0:
         for k in range(n_trick):
             trick_b += _brisque(S[O_TRICK + k])
-        if partners:
-            wi = winning_index(S, n_trick, t)
-            if pairs:
-                winner_is_partner = False
-            else:
-                winner_seat = (S[O_SC + SC_LEADER] + wi) % players
-                winner_is_partner = winner_seat == ((seat + 2) & 3)
+        if partners and not pairs:
+            winner_seat = (S[O_SC + SC_LEADER] + winning_index(S, n_trick, t)) % players
+            winner_is_partner = winner_seat == ((seat + 2) & 3)
+    return (counts, p, bq, bj, levels, cash, pq, pj, n_trick, after, win_bonus, lose_cost,
+            team_bonus, trumps_unseen, lead_card, trick_b, winner_is_partner)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def card_value(S, w, c, packs, t, stage2, rubicon, brisque_pts, ctx, want_sure):
+    """expert's worth of playing card ``c`` in points, and its parts: (value, worth kept,
+    points in the trick with it, 1 if it wins the trick as it stands, chance it holds, 1 if
+    no unseen card beats it). expert's own choice needs the last only where it decides the
+    value (``want_sure`` False: 0 elsewhere, which saves a scan of the unseen cards)."""
+    (counts, p, bq, bj, levels, cash, pq, pj, n_trick, after, win_bonus, lose_cost,
+     team_bonus, trumps_unseen, lead_card, trick_b, winner_is_partner) = ctx
+    if stage2:
+        keep = _stage2_value(w, c, t, brisque_pts)
+    else:
+        keep = _keep_value(S, w, c, packs, t, counts, p, rubicon, bq, bj,
+                           levels, cash, brisque_pts, KEEP_ALL, pq, pj)
+    cb = _brisque(c)
+    if n_trick == 0:
+        # leading: the opponent may take a led brisque; a sure winner keeps it
+        pot = cb * brisque_pts
+        if _sure(c, t, packs, counts, trumps_unseen):
+            return -keep + (pot + win_bonus) * (0.5 if not stage2 else 1.0), keep, pot, 1, \
+                1.0, 1
+        return -keep - pot * w[E_LEAD_RISK], keep, pot, 0, 0.0, 0
+    pot = (trick_b + cb) * brisque_pts
+    wins = beats(c, lead_card, t)
+    sure = (want_sure or (wins and after > 0)) and _sure(c, t, packs, counts, trumps_unseen)
+    if wins:
+        hold = 1.0
+        if after > 0 and not sure:
+            hold = w[E_OVERTAKE] ** after
+        return (-keep + hold * (pot + win_bonus) - (1.0 - hold) * (pot + lose_cost), keep,
+                pot, 1, hold, int(sure))
+    if winner_is_partner:
+        return (-keep + (pot + team_bonus) * (1.0 if after == 0 else w[E_OVERTAKE]), keep,
+                pot, 0, 0.0, int(sure))
+    return -keep - pot - lose_cost, keep, pot, 0, 0.0, int(sure)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def play_scalars(S, seat, w):
+    """(packs, trump or -1, stage 2, Rubicon, brisque points, players) of a card play."""
+    packs = S[O_SC + SC_PACKS]
+    rubicon = S[O_RULES + PR_BRISQUES_ASIDE] != 0
+    trump = S[O_SC + SC_TRUMP]
+    t = trump if trump != NO_TRUMP else -1
+    players = S[O_SC + SC_PLAYERS]
+    stage2 = S[O_SC + SC_STAGE] == 2
+    brisque_pts = play_brisque_points(S, seat, w, rubicon, players, packs)
+    return packs, t, stage2, rubicon, brisque_pts, players
+
+
+@njit(cache=True, _nrt=False)
+def _declaring(S, seat, w):
+    """expert's declaration (declarations.py), from what the seat knows of the cards."""
+    packs = S[O_SC + SC_PACKS]
+    rubicon = S[O_RULES + PR_BRISQUES_ASIDE] != 0
+    any_class = S[O_RULES + PR_REUSE] == REUSE_ANY_CLASS
+    m2s = S[O_RULES + PR_MARR_TO_SEQ] != 0
+    players = S[O_SC + SC_PLAYERS]
+    counts = _scan(S, seat, packs, rubicon, any_class, m2s)
+    unseen = counts[12]
+    draws = S[O_SC + SC_STOCK_LEFT] / players
+    p = min(0.95, draws / unseen) if unseen > 0 else 0.0
+    return _declare(S, seat, w, packs, rubicon, any_class, counts, p)
+
+
+@njit(cache=True, _nrt=False)
+def expert_policy(S, seat, w, rng):
+    n = S[O_N_ACTS]
+    if S[O_DECISION] != D_PLAY:
+        return _declaring(S, seat, w)
+    if n == 1:
+        return 0
+    packs, t, stage2, rubicon, brisque_pts, players = play_scalars(S, seat, w)
+    if S[O_RULES + PR_OPEN_CARDS] != 0:
+        return _polish_play(S, seat, w, n, t, packs, stage2, brisque_pts)
+    if stage2 and S[O_SC + SC_N_TRICK] == players - 1 and S[O_RULES + PR_PARTNERS] == 0:
+        return _stage2_last(S, w, n, t, brisque_pts)   # the last card of a stage-2 trick
+    ctx = card_context(S, seat, w, packs, rubicon, t, players, stage2, brisque_pts)
+    # the value of each offered card kept, and the trick it would make
+    best_i = 0
+    best_v = -1e30
     for i in range(n):
-        c = S[O_ACTS + i]
-        if stage2:
-            keep = _stage2_value(w, c, t, brisque_pts)
-        else:
-            keep = _keep_value(S, w, c, packs, t, counts, p, rubicon, bq, bj,
-                               levels, cash, brisque_pts, KEEP_ALL, pq, pj)
-        cb = _brisque(c)
-        if n_trick == 0:
-            # leading: the opponent may take a led brisque; a sure winner keeps it
-            if _sure(c, t, packs, counts, trumps_unseen):
-                v = -keep + (cb * brisque_pts + win_bonus) * (0.5 if not stage2 else 1.0)
-            else:
-                v = -keep - cb * brisque_pts * w[E_LEAD_RISK]
-        else:
-            pot = (trick_b + cb) * brisque_pts
-            if beats(c, lead_card, t):
-                hold = 1.0
-                if after > 0 and not _sure(c, t, packs, counts, trumps_unseen):
-                    hold = w[E_OVERTAKE] ** after
-                v = -keep + hold * (pot + win_bonus) - (1.0 - hold) * (pot + lose_cost)
-            elif winner_is_partner:
-                v = -keep + (pot + team_bonus) * (1.0 if after == 0 else w[E_OVERTAKE])
-            else:
-                v = -keep - pot - lose_cost
+        v = card_value(S, w, S[O_ACTS + i], packs, t, stage2, rubicon, brisque_pts, ctx,
+                       False)[0]
         if v > best_v:
             best_v = v
             best_i = i

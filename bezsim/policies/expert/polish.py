@@ -197,9 +197,9 @@ def _opens(card, trump):
 
 
 @njit(cache=True, _nrt=False)
-def _polish_play(S, seat, w, n, trump, packs, stage2, brisque_pts):
-    """Polish card play: a card is worth where it ends, among the open cards of the trick's
-    winner (R5.1, R5.2), and its brisque."""
+def polish_context(S, seat, w, trump, packs):
+    """What every Polish card's valuation shares: both seats' open cards, the bezique faces,
+    what the cards on the trick bring either seat, the trick's brisques and winning card."""
     o = _open_scan(S, seat, packs)
     bq, bj = _bez_faces(S, trump)
     n_trick = S[O_SC + SC_N_TRICK]
@@ -215,37 +215,53 @@ def _polish_play(S, seat, w, n, trump, packs, stage2, brisque_pts):
             theirs_now += _open_gain(S, w, x & 31, trump, bq, bj, o[12], o[13], o[14], o[15],
                                      o[16], o[17], o[18], o[19], o[20], o[21], o[22], o[23])
     lead_card = S[O_TRICK + winning_index(S, n_trick, trump)] if n_trick > 0 else -1
+    return o, bq, bj, n_trick, mine_now, theirs_now, pot, lead_card
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def polish_card_value(S, w, c, trump, stage2, brisque_pts, pctx):
+    """expert's worth of playing Polish card ``c`` and its parts: (value, worth kept, what
+    its open card brings us, what it brings the opponent, the trick's brisque points with it,
+    1 if it wins the trick as it stands)."""
+    o, bq, bj, n_trick, mine_now, theirs_now, pot, lead_card = pctx
+    f = c & 31
+    g_me = 0.0
+    g_op = 0.0
+    if _opens(c, trump):
+        g_me = _open_gain(S, w, f, trump, bq, bj, o[0], o[1], o[2], o[3], o[4], o[5],
+                          o[6], o[7], o[8], o[9], o[10], o[11])
+        g_op = _open_gain(S, w, f, trump, bq, bj, o[12], o[13], o[14], o[15], o[16],
+                          o[17], o[18], o[19], o[20], o[21], o[22], o[23])
+    r = c & 7
+    if stage2:
+        keep = _stage2_value(w, c, trump, brisque_pts)
+    else:
+        keep = (7 - r) * w[E_RANK]
+        if (f >> 3) == trump:
+            keep += w[E_TRUMP]
+        elif r == ACE:
+            keep += w[E_ACE]
+        keep += w[E_BRISQUE] * brisque_pts * _brisque(c)
+    keep += w[E_CASH] * g_me           # a card that completes our combination, kept
+    bp = (pot + _brisque(c)) * brisque_pts
+    if n_trick == 0:
+        risk = w[E_LEAD_RISK]
+        return -keep - risk * (g_op + bp) + (1.0 - risk) * (g_me + bp), keep, g_me, g_op, \
+            bp, 0
+    if beats(c, lead_card, trump):
+        return -keep + mine_now + g_me + bp, keep, g_me, g_op, bp, 1
+    return -keep - theirs_now - g_op - bp, keep, g_me, g_op, bp, 0
+
+
+@njit(cache=True, _nrt=False)
+def _polish_play(S, seat, w, n, trump, packs, stage2, brisque_pts):
+    """Polish card play: a card is worth where it ends, among the open cards of the trick's
+    winner (R5.1, R5.2), and its brisque."""
+    pctx = polish_context(S, seat, w, trump, packs)
     best_i = 0
     best_v = -1e30
     for i in range(n):
-        c = S[O_ACTS + i]
-        f = c & 31
-        g_me = 0.0
-        g_op = 0.0
-        if _opens(c, trump):
-            g_me = _open_gain(S, w, f, trump, bq, bj, o[0], o[1], o[2], o[3], o[4], o[5],
-                              o[6], o[7], o[8], o[9], o[10], o[11])
-            g_op = _open_gain(S, w, f, trump, bq, bj, o[12], o[13], o[14], o[15], o[16],
-                              o[17], o[18], o[19], o[20], o[21], o[22], o[23])
-        r = c & 7
-        if stage2:
-            keep = _stage2_value(w, c, trump, brisque_pts)
-        else:
-            keep = (7 - r) * w[E_RANK]
-            if (f >> 3) == trump:
-                keep += w[E_TRUMP]
-            elif r == ACE:
-                keep += w[E_ACE]
-            keep += w[E_BRISQUE] * brisque_pts * _brisque(c)
-        keep += w[E_CASH] * g_me           # a card that completes our combination, kept
-        bp = (pot + _brisque(c)) * brisque_pts
-        if n_trick == 0:
-            risk = w[E_LEAD_RISK]
-            v = -keep - risk * (g_op + bp) + (1.0 - risk) * (g_me + bp)
-        elif beats(c, lead_card, trump):
-            v = -keep + mine_now + g_me + bp
-        else:
-            v = -keep - theirs_now - g_op - bp
+        v = polish_card_value(S, w, S[O_ACTS + i], trump, stage2, brisque_pts, pctx)[0]
         if v > best_v:
             best_v = v
             best_i = i

@@ -1,0 +1,52 @@
+"""learned's weights, each declared once: one weight per feature of a card play (features.py
+computes them in the same order), stage 1 and stage 2 apart (``s2_`` names: the last tricks
+are another game). A card's score is the weighted sum of its features; the defaults
+(``expert`` and ``s2_expert`` 1, the rest 0) play expert's choice, and ``bezsim learn``
+fits them to search's values of the same decisions. The fitted sets per preset are data
+(bezsim/policies/tuned_defaults.json, under "learned").
+
+learned's row also carries expert's row at EXPERT_COLUMN (the registry fills it with expert's
+tuned defaults for the variant): the features are expert's valuations and their parts.
+"""
+
+from bezsim.policies.weight import Weight, defaults, index
+
+EXPERT_COLUMN = 32          # expert's weights start here in learned's row
+ROW_WIDTH = 64              # learned's row: its own weights, then expert's
+
+_PLAY = (   # (name, default, meaning, bound): the features of a card play in either stage
+    ("expert", 1.0, "weight of expert's own value of the card (points)", 100),
+    ("keep", 0.0, "weight of what the card is worth kept (expert's keep value)", 100),
+    ("won", 0.0, "weight of the trick's points the card is expected to win", 100),
+    ("lost", 0.0, "weight of the trick's points given away when the card does not win", 100),
+    ("wins", 0.0, "points for a card that wins the trick as it stands", 1000),
+    ("sure", 0.0, "points for a card no unseen card beats", 1000),
+    ("trump", 0.0, "points for playing a trump", 1000),
+    ("brisque", 0.0, "points for playing an ace or ten", 1000),
+    ("rank", 0.0, "points per rank step of the card played (ace 7, seven 0)", 1000),
+    ("lead_brisque", 0.0, "points for leading an ace or ten", 1000),
+)
+_STAGE1 = (  # stage 1 only
+    ("late_keep", 0.0, "weight of the keep value times the share of the stock drawn", 100),
+    ("last_stock_win", 0.0, "points for winning one of the last stock tricks (the winner "
+     "draws first from what is left)", 1000),
+    ("declare_win", 0.0, "weight of the declaration a won trick allows, when the card wins",
+     100),
+    ("deny_lose", 0.0, "weight of the opponent's declaration a lost trick allows, when the "
+     "card loses", 100),
+)
+FEATURES = tuple(
+    Weight(name, default, f"stage 1: {meaning}", -bound, bound)
+    for name, default, meaning, bound in _PLAY + _STAGE1) + tuple(
+    Weight(f"s2_{name}", default, f"stage 2: {meaning}", -bound, bound)
+    for name, default, meaning, bound in _PLAY)
+N_STAGE1 = len(_PLAY) + len(_STAGE1)     # stage-2 features follow the stage-1 ones
+WEIGHTS = FEATURES
+INDEX = index(WEIGHTS)
+N_FEATURES = len(FEATURES)
+FEATURE_COLUMN = 0                 # the first feature weight's column
+FEATURE_NAMES = tuple(w.name for w in FEATURES)
+BASE_WEIGHTS = defaults(WEIGHTS)
+if len(WEIGHTS) > EXPERT_COLUMN:
+    raise ValueError("learned's weights would overlap expert's row")
+

@@ -1,0 +1,128 @@
+"""The learned policy and ``bezsim learn``: learned at its neutral weights is expert, card for
+card, in every preset; its fitted weights change play; the recorded training data and the
+fitted model are pure functions of their seed; a fit raises the value it optimises."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from bezsim.engine import constants as C
+from bezsim.engine.api import run_games
+from bezsim.policies.learned.weights import FEATURE_NAMES, FEATURES
+from bezsim.policies.registry import policy_params
+from bezsim.rules import VARIANTS, Rules
+
+NEUTRAL = "learned(" + ",".join(f"{w.name}={w.default:g}" for w in FEATURES) + ")"
+# the games of learned compile its own kernels; recording compiles the function-slot kernels
+# that search's tests compile too, so those tests share search's worker (tests/conftest.py)
+LEARNED_GROUP = pytest.mark.xdist_group("learned")
+EXTERNAL_GROUP = pytest.mark.xdist_group("external")
+
+
+def _same_games(a, b) -> bool:
+    return all(np.array_equal(x, y) for x, y in ((a.hand_seat, b.hand_seat),
+                                                 (a.game_info, b.game_info),
+                                                 (a.events, b.events)))
+
+
+@LEARNED_GROUP
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_learned_at_neutral_weights_plays_expert_games(variant):
+    """Weight 1 on expert's value and 0 on every other feature: the same games as expert, so
+    every feature the model adds starts from expert's play (and learned's row carries
+    expert's tuned weights for the preset)."""
+    rules = Rules.make(variant)
+    expert = run_games(rules, "expert", 3, 0, 4, threads=1)
+    learned = run_games(rules, NEUTRAL, 3, 0, 4, threads=1)
+    assert _same_games(expert, learned)
+
+
+@LEARNED_GROUP
+def test_other_weights_change_the_cards_played():
+    """Not vacuous: a weight on a feature other than expert's value changes games."""
+    rules = Rules.make("ordinary")
+    base = run_games(rules, NEUTRAL, 3, 0, 4, threads=1)
+    other = run_games(rules, NEUTRAL.replace("trump=0", "trump=40"), 3, 0, 4, threads=1)
+    assert not _same_games(base, other)
+
+
+def test_learned_row_carries_expert_weights_for_the_preset():
+    from bezsim.policies.learned.weights import EXPERT_COLUMN
+    from bezsim.policies.registry import expert_row
+
+    for variant in ("ordinary", "rubicon"):
+        row = policy_params(["learned"], variant)[0]
+        want = expert_row(variant)
+        assert np.array_equal(row[EXPERT_COLUMN:EXPERT_COLUMN + len(want)], want)
+
+
+@EXTERNAL_GROUP
+def test_recorded_games_are_a_function_of_the_seed():
+    """The recording seats' data does not depend on the thread count, and each record holds
+    distinct cards with their features and a value; learned's pick is one of them."""
+    from bezsim.learn.generate import Budget, record_games
+
+    rules = Rules.make("ordinary")
+    row = policy_params([NEUTRAL], "ordinary")[0]
+    budget = Budget(deals=2, horizon=12, early=0.1)
+    one = record_games(rules, row, 5, range(3), budget, threads=1)
+    two = record_games(rules, row, 5, range(3), budget, threads=2)
+    for f in ("game", "n", "pick", "value", "features"):
+        assert np.array_equal(getattr(one, f), getattr(two, f)), f
+    assert len(one.n) > 20
+    assert (one.n >= 2).all() and (one.pick < one.n).all()
+    assert one.features.shape == (int(one.n.sum()), len(FEATURE_NAMES))
+    # the expert features are expert's value: the pick of neutral learned scores highest
+    neutral = np.array([w.default for w in FEATURES])
+    score = one.features @ neutral
+    for d, s in enumerate(one.start):
+        block = score[s:s + one.n[d]]
+        assert block[one.pick[d]] == block.max()
+
+
+@EXTERNAL_GROUP
+def test_learn_writes_the_same_model_for_the_same_seed(tmp_path):
+    """A tiny ``bezsim learn`` run twice: the same model file; the fit raises the value of
+    the recorded decisions under its softmax policy; resuming reuses the shards."""
+    from click.testing import CliRunner
+
+    from bezsim.cli import cli
+
+    args = ["learn", "--variant", "ordinary", "--rounds", "1", "--games", "6", "--deals",
+            "2", "--horizon", "12", "--eval-games", "20", "--seed", "9", "--threads", "2",
+            "--no-progress"]
+    runs = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        result = CliRunner().invoke(cli, [*args, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        runs.append(out)
+    models = [json.loads((out / "round-1" / "model.json").read_text()) for out in runs]
+    assert models[0] == models[1]
+    assert models[0]["spec"].startswith("learned(")
+    summary = json.loads((runs[0] / "summary.json").read_text())
+    fitted = summary["rounds"][0]
+    assert fitted["value_after"] > fitted["value_before"]
+    shards = sorted((runs[0] / "round-1").glob("records-*.npz"))
+    assert shards
+    stamp = [s.stat().st_mtime_ns for s in shards]
+    again = CliRunner().invoke(cli, [*args, "--out", str(runs[0])])
+    assert again.exit_code == 0, again.output
+    assert [s.stat().st_mtime_ns for s in shards] == stamp
+    assert json.loads((runs[0] / "round-1" / "model.json").read_text()) == models[0]
+
+
+@LEARNED_GROUP
+def test_a_model_file_is_a_policy(tmp_path):
+    """model.json is accepted wherever a policy is: --policies @model.json."""
+    from bezsim.policies.registry import parse_policies
+
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps({"spec": NEUTRAL.replace("trump=0", "trump=2")}))
+    specs = parse_policies(f"@{path},expert", 2)
+    assert specs[0].startswith("learned(") and "trump=2" in specs[0]
+    batch = run_games(Rules.make("ordinary"), specs, 1, 0, 2, threads=1)
+    assert (batch.game_info[:, C.GI_HANDS] > 0).all()
