@@ -711,6 +711,10 @@ def learn(variant: str, start: str, rounds: int, games: int, deals: int, horizon
     start_spec = _start_spec(start)
     if parse_spec(start_spec)[0].name != "learned":
         raise click.BadParameter(f"{start!r} is not a learned policy", param_hint="--start")
+    if value_by == "settlement" and not (rules.definition.one_hand_game
+                                         and rules.definition.settlement):
+        raise click.BadParameter(f"{rules.variant} has no settlement (only Rubicon's "
+                                 "one-hand game has one)", param_hint="--value")
     try:
         import scipy  # noqa: F401
 
@@ -729,10 +733,6 @@ def learn(variant: str, start: str, rounds: int, games: int, deals: int, horizon
         click.echo(f"seed: {seed}", err=True)
     from bezsim.learn.generate import Budget
 
-    if value_by == "settlement" and not (rules.definition.one_hand_game
-                                         and rules.definition.settlement):
-        raise click.BadParameter(f"{rules.variant} has no settlement (only Rubicon's "
-                                 "one-hand game has one)", param_hint="--value")
     plan = Plan(rules.variant, seed, games, rounds,
                 Budget(deals=deals, horizon=horizon, early=early,
                        settlement=value_by == "settlement"), eval_games, start_spec)

@@ -407,6 +407,24 @@ TUNE = [
     (["--no-progress=1"], "Option '--no-progress' does not take a value"),
 ]
 
+LEARN = [
+    (["--variant", "x"], "unknown variant 'x'"),
+    (["--start", "nobody"], "unknown policy 'nobody'"),
+    (["--start", "expert"], "'expert' is not a learned policy"),
+    (["--rounds", "0"], "Invalid value for '--rounds': 0"),
+    (["--games", "0"], "Invalid value for '--games': 0"),
+    (["--deals", "0"], "Invalid value for '--deals': 0"),
+    (["--horizon", "-1"], "Invalid value for '--horizon': -1"),
+    (["--early", "2"], "Invalid value for '--early': 2"),
+    (["--value", "x"], "Invalid value for '--value': 'x' is not one of"),
+    (["--value", "settlement"], "ordinary has no settlement"),
+    (["--eval-games", "0"], "Invalid value for '--eval-games': 0"),
+    (["--seed", "-1"], "Invalid value for '--seed': -1"),
+    (["--threads", "99"], "threads must be between 1 and"),
+    (["--out", ""], "Invalid value for '--out': must not be empty"),
+    (["--no-progress=1"], "Option '--no-progress' does not take a value"),
+]
+
 PLAY = [
     (["--seat", "2", "--seed", "1"], "--seat 2: ordinary has seats 0 to 1"),
     (["--seat", "4"], "Invalid value for '--seat': 4 is not in the range 0<=x<=3"),
@@ -456,6 +474,7 @@ CATALOGUE = ([(["simulate", *a], m) for a, m in SIMULATE]
              + [(["seats", *a], m) for a, m in SEATS]
              + [(["tournament", *a], m) for a, m in TOURNAMENT]
              + [(["tune", *a], m) for a, m in TUNE]
+             + [(["learn", *a], m) for a, m in LEARN]
              + [(["play", *a], m) for a, m in PLAY]
              + TOP_LEVEL)
 

@@ -127,7 +127,8 @@ def test_options_say_what_each_does_and_where_the_rules_book_says_it():
 
 def test_policies_list_as_json_with_tuned_defaults_per_preset():
     data = json.loads(invoke("policies", "--json").stdout)
-    assert [p["name"] for p in data] == ["random", "greedy", "heuristic", "expert", "search"]
+    assert [p["name"] for p in data] == ["random", "greedy", "heuristic", "expert", "learned",
+                                         "search"]
     expert = next(p for p in data if p["name"] == "expert")
     settle = next(p for p in expert["parameters"] if p["name"] == "settle")
     assert settle["read_in"] == ["rubicon"]

@@ -176,7 +176,7 @@ def test_the_policies_command_shows_what_each_preset_plays():
     data = {p["name"]: p for p in json.loads(CliRunner().invoke(cli, ["policies", "--json"])
                                              .stdout)}
     tuned = [info for info in BUILTINS.values() if info.by_variant and info.params]
-    assert [info.name for info in tuned] == ["expert"]
+    assert [info.name for info in tuned] == ["expert", "learned"]
     for info in tuned:
         start = text.index(next(line for line in text if line.startswith(f"{info.name}: ")))
         header = text[start + 2].split()
