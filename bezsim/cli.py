@@ -442,16 +442,32 @@ def _json_default(value: Any) -> Any:
 @cli.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
-def explain(file: str, as_json: bool) -> None:
+@click.option("--evaluate", is_flag=True,
+              help="Value every legal card (expected margin, or the settlement in Rubicon, "
+                   "with a 95% interval) and show what each built-in policy would play.")
+@click.option("--deals", type=click.IntRange(1, 100_000), default=400, show_default=True,
+              help="With --evaluate: sampled deals of the unseen cards.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="With --evaluate: seed of the sampled deals and the policies' draws.")
+def explain(file: str, as_json: bool, evaluate: bool, deals: int, seed: int) -> None:
     """Explain a position file (FILE '-' reads it from standard input): the legal moves,
-    the declarations with their points, the scores."""
+    the declarations with their points, the scores; with --evaluate, what each card is
+    worth."""
     from bezsim.engine.compiling import compiles_said
     from bezsim.position import explain as explain_position
     from bezsim.position import format_explanation, load_position
 
     position = load_position(file)
-    with compiles_said([("position", [])]):
+    if evaluate and position.phase != "play":
+        raise click.UsageError("--evaluate values card plays: give a position with phase "
+                               "'play'")
+    needs = [("position", [])] + ([("run", ["search"])] if evaluate else [])
+    with compiles_said(needs):
         explanation = explain_position(position)
+        if evaluate:
+            from bezsim.position.evaluate import evaluate as evaluate_position
+
+            explanation["evaluation"] = evaluate_position(position, deals, seed)
     if as_json:
         click.echo(json.dumps(explanation, indent=2, ensure_ascii=False, default=_json_default))
     else:

@@ -187,8 +187,10 @@ def pytest_configure(config) -> None:
             process.wait()
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items) -> None:
-    """Search and user plug-ins share one worker (see above)."""
+    """Search and user plug-ins share one worker (see above). First: xdist names each test
+    by its group in a hook of its own, which must see these marks."""
     for item in items:
         if item.path.name in EXTERNAL_MODULES or "search" in item.name:
             item.add_marker(pytest.mark.xdist_group("external"))

@@ -32,7 +32,7 @@ from bezsim.engine import state as st
 from bezsim.engine.external import EXTERNAL
 from bezsim.policies.builtin import FIRST_ACTION, LAST_ACTION, choose
 from bezsim.policies.registry import POLICY_IDS, parse_policies, policy_params
-from bezsim.policies.search import search_policy
+from bezsim.policies.search import search_decision
 
 PERTURBATIONS = 2          # hidden re-deals per decision point
 SCRIPTED = {"first_action": FIRST_ACTION, "last_action": LAST_ACTION}
@@ -199,7 +199,7 @@ def test_builtin_policy_ignores_hidden_cards(name, perturbed):
 
     def policy(S, seat, pol_params, rng):
         if pid == EXTERNAL:        # search: called as the engine calls an external policy
-            return search_policy(S, seat, pol_params[seat], rng[1 + seat])
+            return search_decision(S, seat, pol_params[seat], rng[1 + seat])
         return choose(pid, S, seat, pol_params, rng)
 
     found = mismatches(policy, name, perturbed)
@@ -223,7 +223,7 @@ def test_policy_with_parameters_ignores_hidden_cards(spec, perturbed):
     the seat cannot see changes neither the decision nor the random stream."""
     def policy(S, seat, pol_params, rng):
         if spec.startswith("search"):
-            return search_policy(S, seat, pol_params[seat], rng[1 + seat])
+            return search_decision(S, seat, pol_params[seat], rng[1 + seat])
         return choose(POLICY_IDS[spec.partition("(")[0]], S, seat, pol_params, rng)
 
     found = mismatches(policy, spec, perturbed)
@@ -296,7 +296,7 @@ def test_sampled_deals_keep_everything_the_seat_knows(snapshots):
     its shown cards, the unseen cards are the same multiset, and every seat's knowledge row
     is consistent with where the cards now lie (the observation check of this module)."""
     from bezsim.engine.roles import recount_hands
-    from bezsim.policies.search import determinize, rules_of
+    from bezsim.policies.deals import determinize, rules_of
 
     moved = 0
     for i, snap in enumerate(snapshots[::3]):

@@ -14,7 +14,7 @@ from bezsim.engine.api import run_games
 from bezsim.engine.tricks import legal_plays
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
 from bezsim.policies.registry import parse_policies, policy_params
-from bezsim.policies.search import search_policy
+from bezsim.policies.search import search_decision
 from bezsim.rules import Rules
 
 
@@ -52,7 +52,7 @@ def endgame(mine: list[str], theirs: list[str], trump: int, led: str | None = No
 
 def search_card(S: np.ndarray, spec: str = "search") -> int:
     row = policy_params(parse_policies([spec, "random"], 2))[0]
-    idx = search_policy(S, 0, row, np.array([1, 2, 3, 4], np.uint64))
+    idx = search_decision(S, 0, row, np.array([1, 2, 3, 4], np.uint64))
     assert 0 <= idx < S[st.O_N_ACTS]
     return int(S[st.O_ACTS + idx])
 
@@ -95,7 +95,7 @@ def test_search_gives_up_the_smaller_loss():
 
 @pytest.mark.parametrize("variant, options, policies", [
     ("ordinary", {}, ["search(samples=2)", "heuristic"]),
-    ("ordinary", {}, ["search(samples=2,rollout=4)", "learned"]),
+    ("ordinary", {}, ["search(samples=2,rollout=4)", "heuristic"]),
     ("polish", {}, ["heuristic", "search(samples=2)"]),
     ("rubicon", {}, ["search(samples=2)", "greedy"]),
     ("three_handed", {"target": 600}, ["search(samples=1)", "greedy", "random"]),
@@ -164,7 +164,7 @@ def oracle_choice(snap, row, stream):
     margin at the end of the hand)."""
     from bezsim.engine.resume import resume_after_decision
     from bezsim.policies.builtin import EXPERT
-    from bezsim.policies.search import determinize, hand_value, rules_of
+    from bezsim.policies.deals import determinize, hand_value, rules_of
 
     S, seat = snap.S, snap.seat
     rules = rules_of(S)
@@ -200,7 +200,7 @@ def test_search_decides_declarations_by_their_play_outs(declaring_points):
         stream = np.array([3, 1, 4, 1], np.uint64)
         values = oracle_choice(snap, row, stream)
         best = max(values)
-        got = search_policy(snap.S.copy(), snap.seat, row, stream.copy())
+        got = search_decision(snap.S.copy(), snap.seat, row, stream.copy())
         assert values[got] == best, (snap.case, values, got)
         checked += 1
         differ += len(set(values)) > 1
@@ -220,7 +220,7 @@ def test_cards_only_search_leaves_declarations_to_expert(declaring_points):
         expert_rows = np.tile(row[16:48], (snap.players, 1))
         want = choose(EXPERT, snap.S.copy(), snap.seat, expert_rows,
                       np.zeros((1 + snap.players, 4), np.uint64))
-        assert search_policy(snap.S.copy(), snap.seat, row,
+        assert search_decision(snap.S.copy(), snap.seat, row,
                              np.array([3, 1, 4, 1], np.uint64)) == want
 
 

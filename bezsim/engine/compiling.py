@@ -102,6 +102,20 @@ def _on_disk(dispatcher: Any, run_set: str | None = None) -> bool:
     return any(key[1] == magic and (wanted is None or wanted in key[0]) for key in index)
 
 
+def _function_on_disk(py_func: Any) -> bool:
+    """Whether numba's on-disk cache holds ``py_func`` compiled as a C callback (a policy
+    slot) for this machine. Unknown counts as no."""
+    try:
+        from numba.core.caching import FunctionCache
+        from numba.core.registry import cpu_target
+
+        index = FunctionCache(py_func)._cache_file._load_index()
+        magic = cpu_target.target_context.codegen().magic_tuple()
+    except Exception:
+        return False
+    return any(key[1] == magic for key in index)
+
+
 def entry_cached(entry: str, run_set: str) -> bool:
     """Whether the entry kernel ``entry`` for policy set ``run_set`` loads from the cache."""
     if entry == "step":
@@ -115,9 +129,9 @@ def entry_cached(entry: str, run_set: str) -> bool:
     from bezsim.engine.game import run_serial, trace_game
 
     if entry == "run" and run_set.startswith("external"):
-        from bezsim.policies.search import search_policy  # search compiles in its own
+        from bezsim.policies.search import slot_source  # search compiles in its own
 
-        return _on_disk(run_serial, run_set) and _on_disk(search_policy)
+        return _on_disk(run_serial, run_set) and _function_on_disk(slot_source())
     return _on_disk(run_serial if entry == "run" else trace_game, run_set)
 
 

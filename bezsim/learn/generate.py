@@ -6,7 +6,6 @@ budget), so shards are written once and a run resumes by skipping the shards on 
 
 from __future__ import annotations
 
-import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -16,6 +15,7 @@ from bezsim.engine import constants as C
 from bezsim.engine.external import EXTERNAL, policy_set
 from bezsim.policies.learned import record as R
 from bezsim.policies.learned.weights import N_FEATURES, ROW_WIDTH
+from bezsim.policies.search_params import LONG_MODE, RECORD
 
 
 @dataclass(frozen=True)
@@ -62,18 +62,12 @@ class Records:
             return Records(z["game"], z["n"], z["pick"], z["value"], z["features"])
 
 
-@functools.cache
-def recorder_function():
-    from bezsim.policies.plugins import compile_external
-
-    return compile_external(R._recorder_entry, "learn-recorder")
-
-
 CAPACITY = 512        # records per seat and game (a longer game records its first ones)
 
 
 def _rows(players: int, learned_row: np.ndarray, budget: Budget) -> np.ndarray:
     rows = np.zeros((players, R.record_row_width(CAPACITY)))
+    rows[:, LONG_MODE] = RECORD               # search's code, recording (record.py)
     rows[:, R.R_CAPACITY] = CAPACITY
     rows[:, R.R_DEALS] = budget.deals
     rows[:, R.R_EARLY] = budget.early
@@ -108,12 +102,13 @@ def record_games(rules, learned_row: np.ndarray, seed: int, games: range, budget
     from bezsim.engine.api import _alloc
     from bezsim.engine.game import run_serial
     from bezsim.policies.plugins import function_slots
+    from bezsim.policies.search import search_function
 
     params = rules.params()
     players = int(params[C.PR_PLAYERS])
     hand_cap = int(params[C.PR_HAND_CAP])
     ids = np.full(players, EXTERNAL, np.int64)
-    fns = policy_set(True, function_slots([recorder_function()] * players))
+    fns = policy_set(True, function_slots([search_function()] * players))
     seed_u = np.uint64(seed)
     order = list(games)
 

@@ -20,6 +20,7 @@ from numba.core import config
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from bezsim.engine.external import EXTERNAL_SIGNATURE, N_FUNCTION_SLOTS
+from bezsim.engine.jit import njit
 from bezsim.errors import BezsimError
 
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
@@ -45,6 +46,13 @@ def compile_external(py_func, name: str):
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise PluginError(f"policy {name!r} does not compile as policy(S, seat, params, rng) "
                           f"-> int: {first}") from None
+
+
+@njit(cache=True)
+def call_compiled(fn, S, seat, params, stream):
+    """Call a policy compiled for the external slot from Python: through its function
+    pointer, so nothing of the policy compiles again here."""
+    return fn(S, seat, params, stream)
 
 
 @functools.cache

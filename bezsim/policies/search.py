@@ -32,54 +32,37 @@ import numpy as np
 
 from bezsim.engine.constants import (
     D_PLAY,
-    LOC_STOCK,
     MAX_HAND,
-    PARAMS_SIZE,
-    PR_BRISQUE_BONUS,
-    PR_CLOSE_BY_POINTS,
-    PR_ONE_HAND_GAME,
     PR_OPEN_CARDS,
-    PR_PACKS,
-    PR_PARTNERS,
     PR_PLAYERS,
     PR_STAGE2_PAIRS,
-    SC_HAND_POINTS,
-    SC_SCORE,
     SC_STAGE,
     SC_STOCK_LEFT,
-    V_UNSEEN,
 )
 from bezsim.engine.jit import njit
 from bezsim.engine.resume import resume_after_decision
-from bezsim.engine.rng import below
-from bezsim.engine.settlement import settle
 from bezsim.engine.state import (
-    CNT_WIDTH,
-    CTR_STOCK_POS,
     N_MAX,
     O_ACTS,
-    O_BRISQ_TAKEN,
     O_DECISION,
-    O_EV_CAP,
-    O_HAND_CNT,
-    O_HAND_N,
-    O_HANDS,
-    O_LOC,
     O_N_ACTS,
-    O_RULES,
     O_SC,
-    O_SEEN,
-    O_STOCK,
-    O_TR_CAP,
     S_BASE,
-    give,
 )
 from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, LEARNED, TREE
 from bezsim.policies.common import distinct_offers
+from bezsim.policies.deals import determinize, hand_value, rules_of
 from bezsim.policies.expert import expert_policy
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
 from bezsim.policies.learned import learned_policy
+from bezsim.policies.learned.record import recorder_policy
 from bezsim.policies.search_params import (
+    EVAL_ACTS,
+    EVAL_AT,
+    EVAL_DEALS,
+    EVAL_N,
+    EVAL_VALUES,
+    LONG_MODE,
     N_ROLLOUT_WEIGHTS,
     P_DROP,
     P_EVERY,
@@ -94,6 +77,7 @@ from bezsim.policies.search_params import (
     P_SAMPLES,
     P_SETTLEMENT,
     P_Z,
+    RECORD,
 )
 from bezsim.policies.solver import solve_endgame
 from bezsim.policies.tree import (
@@ -115,101 +99,6 @@ from bezsim.policies.tree import (
 
 
 @njit(cache=True)
-def rules_of(S):
-    """The rules table the engine put in the public region (state.load_rules)."""
-    rules = np.zeros(PARAMS_SIZE, np.int64)
-    for i in range(PARAMS_SIZE):
-        rules[i] = S[O_RULES + i]
-    return rules
-
-
-@njit(cache=True, _nrt=False)
-def determinize(S, W, seat, rules, stream, pool, known):
-    """W := S with the cards ``seat`` has not seen dealt again at random into the places it
-    cannot see (other seats' concealed cards, the stock), in the same numbers. Built from the
-    seat's knowledge only: other seats' known cards, sorted, then sampled ones, so the result
-    does not depend on where the hidden cards really are. False if the counts disagree."""
-    players = rules[PR_PLAYERS]
-    n_cards = rules[PR_PACKS] * 32
-    for i in range(S_BASE):
-        W[i] = S[i]
-    W[O_EV_CAP] = 0           # play-outs keep no events and no trace
-    W[O_TR_CAP] = 0
-    mine = O_SEEN + seat * N_MAX
-    n_pool = 0
-    for c in range(n_cards):
-        if S[mine + c] == V_UNSEEN:
-            pool[n_pool] = c
-            n_pool += 1
-    for i in range(n_pool - 1, 0, -1):
-        j = below(stream, i + 1)
-        tmp = pool[i]
-        pool[i] = pool[j]
-        pool[j] = tmp
-    stock_pos = S[CTR_STOCK_POS]
-    need = n_cards - stock_pos
-    for p in range(players):
-        if p != seat:
-            base = O_HANDS + p * MAX_HAND
-            for i in range(S[O_HAND_N + p]):
-                need += S[mine + S[base + i]] == V_UNSEEN
-    if need != n_pool:
-        return False
-    for p in range(players):
-        if p != seat:
-            for i in range(n_pool):
-                W[O_SEEN + p * N_MAX + pool[i]] = V_UNSEEN
-    used = 0
-    for p in range(players):
-        if p == seat:
-            continue
-        base = O_HANDS + p * MAX_HAND
-        n_hand = S[O_HAND_N + p]
-        n_known = 0
-        for i in range(n_hand):
-            c = S[base + i]
-            if S[mine + c] != V_UNSEEN:
-                j = n_known                       # insertion sort by card id
-                while j > 0 and known[j - 1] > c:
-                    known[j] = known[j - 1]
-                    j -= 1
-                known[j] = c
-                n_known += 1
-        W[O_HAND_N + p] = 0
-        for k in range(CNT_WIDTH):
-            W[O_HAND_CNT + p * CNT_WIDTH + k] = 0
-        for i in range(n_known):
-            c = known[i]
-            give(W, p, c)
-            W[O_LOC + c] = S[O_LOC + c]           # shown on the table, or a drawn turn-up
-            W[O_SEEN + p * N_MAX + c] = S[O_SEEN + p * N_MAX + c]
-        for _ in range(n_hand - n_known):
-            give(W, p, pool[used])
-            used += 1
-    for pos in range(stock_pos, n_cards):
-        c = pool[used]
-        used += 1
-        W[O_STOCK + pos] = c
-        W[O_LOC + c] = LOC_STOCK
-    return True
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def side_margin(W, seat, rules):
-    """The seat's side's points this hand minus the best other side's."""
-    players = rules[PR_PLAYERS]
-    pts = O_SC + SC_HAND_POINTS
-    if rules[PR_PARTNERS]:
-        us = W[pts + seat] + W[pts + ((seat + 2) & 3)]
-        return us - (W[pts + ((seat + 1) & 3)] + W[pts + ((seat + 3) & 3)])
-    best = -(1 << 30)
-    for p in range(players):
-        if p != seat and W[pts + p] > best:
-            best = W[pts + p]
-    return W[pts + seat] - best
-
-
-@njit(cache=True)
 def _base(S, seat, rollout, weights, row, rng):
     """The base policy's decision: expert's (rollout=3), learned's (rollout=4) or the
     heuristic's."""
@@ -218,22 +107,6 @@ def _base(S, seat, rollout, weights, row, rng):
     if rollout == 3:
         return expert_policy(S, seat, row, rng)
     return heuristic_policy(S, seat, weights, rng)
-
-
-@njit(cache=True, _nrt=False)
-def hand_value(W, seat, rules, settlement):
-    """What a play-out's end is worth to the seat: its side's hand margin, or with
-    ``settlement`` in Rubicon (one hand is the game) the signed stake of R6.8."""
-    if settlement and rules[PR_ONE_HAND_GAME] and rules[PR_PLAYERS] == 2:
-        pts = O_SC + SC_HAND_POINTS
-        score = O_SC + SC_SCORE
-        winner, _, _, _, stake = settle(W[score] + W[pts], W[score + 1] + W[pts + 1],
-                                        W[O_BRISQ_TAKEN], W[O_BRISQ_TAKEN + 1],
-                                        rules[PR_BRISQUE_BONUS], rules[PR_CLOSE_BY_POINTS])
-        if winner < 0:
-            return 0
-        return stake if winner == seat else -stake
-    return side_margin(W, seat, rules)
 
 
 @njit(cache=True, _nrt=False)
@@ -286,9 +159,64 @@ def ismcts(S, seat, rules, stream, expert_choice, iterations, explore, pp, ids, 
 
 
 @njit(cache=True)
+def playout_seats(params, players, weights):
+    """The play-outs' players: every seat the ``rollout`` policy, each with its row (expert's
+    or learned's from column P_ROLLOUT_WEIGHTS, greedy's defaults or the heuristic's
+    ``weights``)."""
+    rollout = (GREEDY if params[P_ROLLOUT] == 1 else HEURISTIC if params[P_ROLLOUT] == 2
+               else LEARNED if params[P_ROLLOUT] == 4 else EXPERT)
+    ids = np.full(players, rollout, np.int64)
+    pp = np.zeros((players, N_ROLLOUT_WEIGHTS))   # wide enough for every policy's row
+    for p in range(players):
+        if rollout == GREEDY:
+            pp[p, 0] = GREEDY_DEFAULTS[0]
+            pp[p, 1] = GREEDY_DEFAULTS[1]
+        elif rollout == EXPERT or rollout == LEARNED:
+            for i in range(N_ROLLOUT_WEIGHTS):
+                pp[p, i] = params[P_ROLLOUT_WEIGHTS + i]
+        else:
+            for i in range(weights.shape[0]):
+                pp[p, i] = weights[i]
+    return ids, pp
+
+
+@njit(cache=True)
+def evaluate_into(S, seat, rules, params, stream):
+    """Every listed action's play-out value in every deal, written into the row (EVAL_AT,
+    search_params.py): the same deals for every action and no race, so each action's value
+    has its own interval. Returns the number of deals played (fewer only if the seat's
+    knowledge does not add up)."""
+    players = rules[PR_PLAYERS]
+    ids, pp = playout_seats(params, players, np.zeros(16))
+    settlement = params[P_SETTLEMENT] != 0
+    n = int(params[EVAL_N])
+    rr = np.zeros((1 + players, 4), np.uint64)
+    base = np.empty(S_BASE, np.int32)
+    W = np.empty(S_BASE, np.int32)
+    known = np.empty(MAX_HAND, np.int32)
+    pool = np.empty(N_MAX, np.int32)
+    deals = int(params[EVAL_DEALS])
+    for k in range(deals):
+        if not determinize(S, base, seat, rules, stream, pool, known):
+            return k
+        for j in range(n):
+            for i in range(S_BASE):
+                W[i] = base[i]
+            resume_after_decision(rules, W, rr, ids, pp, None, seat, int(params[EVAL_ACTS + j]))
+            params[EVAL_VALUES + k * n + j] = hand_value(W, seat, rules, settlement)
+    return deals
+
+
+@njit(cache=True)
 def search_policy(S, seat, params, stream):
-    """The search policy (see the module docstring): returns an index into the offer."""
+    """The search policy (see the module docstring): returns an index into the offer; with
+    a row longer than EVAL_AT, the values of the actions it lists (evaluate_into) or a
+    recorded decision for bezsim learn (learned/record.py)."""
     rules = rules_of(S)
+    if params.shape[0] > EVAL_AT:
+        if params[LONG_MODE] == RECORD:
+            return recorder_policy(S, seat, params, stream)
+        return evaluate_into(S, seat, rules, params, stream)
     players = rules[PR_PLAYERS]
     n = S[O_N_ACTS]
     weights = np.zeros(16)
@@ -324,20 +252,7 @@ def search_policy(S, seat, params, stream):
     acts = np.empty(n_cand, np.int32)
     for j in range(n_cand):
         acts[j] = S[O_ACTS + cand[j]]
-    rollout = (GREEDY if params[P_ROLLOUT] == 1 else HEURISTIC if params[P_ROLLOUT] == 2
-               else LEARNED if params[P_ROLLOUT] == 4 else EXPERT)
-    ids = np.full(players, rollout, np.int64)
-    pp = np.zeros((players, N_ROLLOUT_WEIGHTS))   # wide enough for every policy's row
-    for p in range(players):
-        if rollout == GREEDY:
-            pp[p, 0] = GREEDY_DEFAULTS[0]
-            pp[p, 1] = GREEDY_DEFAULTS[1]
-        elif rollout == EXPERT or rollout == LEARNED:
-            for i in range(N_ROLLOUT_WEIGHTS):
-                pp[p, i] = params[P_ROLLOUT_WEIGHTS + i]
-        else:
-            for i in range(weights.shape[0]):
-                pp[p, i] = weights[i]
+    ids, pp = playout_seats(params, players, weights)
     rr = np.zeros((1 + players, 4), np.uint64)
     # the base action (the base policies draw nothing from their stream, so asking first
     # changes no play-out)
@@ -423,13 +338,32 @@ def search_policy(S, seat, params, stream):
     return cand[best]
 
 
-def _search_entry(S, seat, params, rng):
-    return search_policy(S, seat, params, rng)
-
-
 @functools.cache
 def search_function():
-    """The search policy compiled for the engine's external-policy slot (once a process)."""
+    """search compiled for the engine's external-policy slot, once a process. Python asks
+    search through this same compiled code (search_decision), so a process compiles search
+    once, not once for the slot and again for calls from Python. The slot is compiled from
+    a copy of search_policy under its own name, so the two never share numba's cache
+    entries."""
     from bezsim.policies.plugins import compile_external
 
-    return compile_external(_search_entry, "search")
+    return compile_external(slot_source(), "search")
+
+
+def slot_source():
+    """The Python function the slot is compiled from: search_policy's, under its own name."""
+    import types
+
+    body = getattr(search_policy, "py_func", search_policy)
+    slot = types.FunctionType(body.__code__, body.__globals__, "search_slot",
+                              body.__defaults__, body.__closure__)
+    slot.__qualname__ = "search_slot"
+    return slot
+
+
+def search_decision(S, seat: int, params, stream) -> int:
+    """search's decision at ``S`` for ``seat`` (an index into the offer), or with a long row
+    its evaluation (evaluate_into), called from Python through the slot's compiled code."""
+    from bezsim.policies.plugins import call_compiled
+
+    return int(call_compiled(search_function(), S, seat, params, stream))

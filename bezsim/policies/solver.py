@@ -67,7 +67,7 @@ _F_SIZE = 11
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _is_brisque(card):
+def is_brisque(card):
     r = rank(card)
     return 1 if r == ACE or r == TEN else 0
 
@@ -78,7 +78,7 @@ def _side_tables(T, base, cards, n, other, n_other, trump):
     for i in range(n):
         c = cards[i]
         T[base + _SUIT + suit(c)] |= 1 << i
-        T[base + _BRISQUE + i] = _is_brisque(c)
+        T[base + _BRISQUE + i] = is_brisque(c)
         T[base + _SUIT_OF + i] = suit(c)
         for k in range(i):
             if (cards[k] & 31) == (c & 31):
@@ -253,7 +253,7 @@ def solve_stage2(mine, n_mine, theirs, n_theirs, led, trump, duty, brisque_point
         if beats(mine[i], led, trump):
             beaters |= 1 << i
     replies = _legal(mm, T, 0, beaters, suit(led), trump, duty)
-    led_brisque = _is_brisque(led)
+    led_brisque = is_brisque(led)
     best = -_INF
     best_i = -1
     for i in range(n_mine):
@@ -280,41 +280,58 @@ def solve_stage2(mine, n_mine, theirs, n_theirs, led, trump, duty, brisque_point
     return best_i, best
 
 
+@njit(cache=True, _nrt=False)
+def known_hands(S, seat, mine, theirs):
+    """The hands of a two-handed stage 2 as a seat that remembers the cards knows them: its
+    own into ``mine``, the other's (every card it has not seen, and the other's cards shown
+    on the table) into ``theirs``, and the card led to this trick (-1 if none). Returns
+    (n_mine, n_theirs, led); n_mine is -1 if either hand would overflow its array."""
+    n_cards = S[O_RULES + PR_PACKS] * 32
+    other = 1 - seat
+    row = O_SEEN + seat * N_MAX
+    n_mine = 0
+    n_theirs = 0
+    for c in range(n_cards):
+        v = S[row + c]
+        if v == V_MINE or v == V_MINE_SHOWN:
+            if n_mine == mine.shape[0]:
+                return -1, 0, -1
+            mine[n_mine] = c
+            n_mine += 1
+        elif v == V_UNSEEN or v == V_SHOWN + other:
+            if n_theirs == theirs.shape[0]:
+                return -1, 0, -1
+            theirs[n_theirs] = c
+            n_theirs += 1
+    led = S[O_TRICK] if S[O_SC + SC_N_TRICK] == 1 else -1
+    return n_mine, n_theirs, led
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def stage2_points(S):
+    """What stage 2 scores by the rules: (a brisque's points, or 1 where brisques are set
+    aside and counted, the last trick's points)."""
+    brisque = 1 if S[O_RULES + PR_BRISQUES_ASIDE] else S[O_RULES + PR_BRISQUE_VALUE]
+    mode = S[O_RULES + PR_LAST_TRICK]
+    last = (S[O_RULES + PR_POINTS + K_LAST_TRICK] if mode == LAST_TRICK32 or mode == LAST_BOTH
+            else 0)
+    return brisque, last
+
+
 @njit(cache=True)
 def solve_endgame(S, seat, max_cards):
     """Two-handed stage 2 without open cards, the seat holding at most ``max_cards``: the
     exact best card, as an index into the offer; -1 otherwise (or if the hands are not both
     known: they always are, for a seat that remembers). Reads the seat's knowledge row, the
     trick and the rules (the policy contract)."""
-    n_cards = S[O_RULES + PR_PACKS] * 32
-    other = 1 - seat
-    row = O_SEEN + seat * N_MAX
     mine = np.empty(MAX_HAND, np.int32)
-    theirs = np.empty(MAX_HAND + 1, np.int32)
-    n_mine = 0
-    n_theirs = 0
-    for c in range(n_cards):
-        v = S[row + c]
-        if v == V_MINE or v == V_MINE_SHOWN:
-            if n_mine == MAX_HAND:
-                return -1
-            mine[n_mine] = c
-            n_mine += 1
-        elif v == V_UNSEEN or v == V_SHOWN + other:
-            if n_theirs == MAX_HAND:
-                return -1
-            theirs[n_theirs] = c
-            n_theirs += 1
-    led = S[O_TRICK] if S[O_SC + SC_N_TRICK] == 1 else -1
-    if n_mine == 0 or n_mine > min(8, max_cards) or n_theirs != n_mine - (led >= 0):
+    theirs = np.empty(MAX_HAND, np.int32)
+    n_mine, n_theirs, led = known_hands(S, seat, mine, theirs)
+    if n_mine <= 0 or n_mine > min(8, max_cards) or n_theirs != n_mine - (led >= 0):
         return -1
-    rules = O_RULES
-    brisque = 1 if S[rules + PR_BRISQUES_ASIDE] else S[rules + PR_BRISQUE_VALUE]
-    mode = S[rules + PR_LAST_TRICK]
-    last = (S[rules + PR_POINTS + K_LAST_TRICK] if mode == LAST_TRICK32 or mode == LAST_BOTH
-            else 0)
+    brisque, last = stage2_points(S)
     best, _ = solve_stage2(mine, n_mine, theirs, n_theirs, led, S[O_SC + SC_TRUMP],
-                           S[rules + PR_STAGE2_DUTY], brisque, last)
+                           S[O_RULES + PR_STAGE2_DUTY], brisque, last)
     if best < 0:
         return -1
     face = mine[best] & 31
@@ -322,3 +339,47 @@ def solve_endgame(S, seat, max_cards):
         if S[O_ACTS + i] & 31 == face:
             return i
     return -1
+
+
+@njit(cache=True)
+def exact_stage2_values(S, seat, acts, values):
+    """Two-handed stage 2 without open cards, both hands known to a seat that remembers:
+    ``values[j]`` := the minimax card-point margin (brisques and the last trick, this trick
+    included) after the seat plays ``acts[j]``. False if the hands do not add up."""
+    mine = np.empty(MAX_HAND, np.int32)
+    theirs = np.empty(MAX_HAND, np.int32)
+    n_mine, n_theirs, led = known_hands(S, seat, mine, theirs)
+    if n_mine <= 0 or n_mine > 8 or n_theirs != n_mine - (led >= 0):
+        return False
+    brisque, last = stage2_points(S)
+    trump = S[O_SC + SC_TRUMP]
+    duty = S[O_RULES + PR_STAGE2_DUTY]
+    rest = np.empty(MAX_HAND, np.int32)
+    for j in range(acts.shape[0]):
+        card = acts[j]
+        n_rest = 0
+        for i in range(n_mine):
+            if mine[i] != card:
+                rest[n_rest] = mine[i]
+                n_rest += 1
+        if led < 0:
+            # I lead: the value is minus the opponent's best reply's value to him
+            _, theirs_value = solve_stage2(theirs, n_theirs, rest, n_rest, card, trump, duty,
+                                           brisque, last)
+            values[j] = -theirs_value
+            continue
+        pts = brisque * (is_brisque(card) + is_brisque(led))
+        if n_rest == 0:
+            pts += last
+        i_win = beats(card, led, trump)
+        after = 0
+        if n_rest > 0:
+            if i_win:
+                _, after = solve_stage2(rest, n_rest, theirs, n_theirs, -1, trump, duty,
+                                        brisque, last)
+            else:
+                _, v = solve_stage2(theirs, n_theirs, rest, n_rest, -1, trump, duty, brisque,
+                                    last)
+                after = -v
+        values[j] = after + pts if i_win else after - pts
+    return True

@@ -10,7 +10,8 @@ from bezsim.position.model import Position
 
 
 def build_state(pos: Position, event_cap: int = 0, trace_cap: int = 0) -> np.ndarray:
-    """The engine state array for a position (only what legality depends on is filled)."""
+    """The engine state array for a position: what legality depends on, what each seat
+    knows, and what a card play needs for the hand to be played on from it."""
     from bezsim.engine import state as st
     from bezsim.engine.open_cards import recount_open
     from bezsim.engine.roles import recount_hands, set_roles
@@ -49,6 +50,13 @@ def build_state(pos: Position, event_cap: int = 0, trace_cap: int = 0) -> np.nda
     S[sc + C.SC_STAGE] = pos.stage
     S[sc + C.SC_STOCK_LEFT] = pos.stock
     S[sc + C.SC_N_TRICK] = len(pos.current_trick)
+    # what a hand played on from here needs: who led this trick, where the stock starts,
+    # the points (and Rubicon brisques) each seat has this hand
+    S[sc + C.SC_LEADER] = (pos.to_move - len(pos.current_trick)) % pos.rules.players
+    S[st.CTR_STOCK_POS] = pos.rules.packs * 32 - pos.stock
+    for seat in range(pos.rules.players):
+        S[sc + C.SC_HAND_POINTS + seat] = pos.points[seat]
+        S[st.O_BRISQ_TAKEN + seat] = pos.brisques[seat]
     set_roles(pos.rules.params(), S)
     recount_hands(pos.rules.params(), S)
     for seat in range(len(pos.open)):

@@ -13,7 +13,7 @@ from bezsim.rules import Rules
 
 KEYS = {"variant", "options", "trumps", "turnup", "seven_exchanged", "stock", "stage", "trick",
          "to_move", "phase", "current_trick", "seats", "played", "scored_this_trick",
-         "won_trick", "trick_winner", "comment"}
+         "won_trick", "trick_winner", "points", "brisques", "comment"}
 HIST_BITS = {name: 1 << i for i, name in enumerate(C.HIST_NAMES)}
 BROKEN = "broken:"          # Rubicon: a declared combination one of whose cards was played
 UNDECIDED = "undecided"     # Rubicon: trumps not yet fixed (R6.2)
@@ -45,10 +45,15 @@ class Position:
     open: list[list[int]] = field(default_factory=list)     # Polish open cards per seat
     won_trick: list[int] = field(default_factory=list)      # Polish: the trick just won
     trick_winner: int = -1         # declare phase: the seat that won (to_move or partner)
+    points: list[int] = field(default_factory=list)     # each seat's points this hand so far
+    brisques: list[int] = field(default_factory=list)   # Rubicon: each seat's brisques won
 
     def __post_init__(self) -> None:
         if self.trick_winner < 0:
             self.trick_winner = self.to_move
+        players = self.rules.players
+        self.points = list(self.points) or [0] * players
+        self.brisques = list(self.brisques) or [0] * players
 
     @property
     def open_cards(self) -> bool:

@@ -164,7 +164,20 @@ def parse_position(data: Any) -> Position:
                             "trick the seat to move has just won")
     return Position(rules, trumps, turnup, _flag(data, "seven_exchanged"), stock,
                     trick, to_move, phase, current, hands, shown, history, played, scored,
-                    opens, won, trick_winner)
+                    opens, won, trick_winner, _per_seat(data, "points", players),
+                    _per_seat(data, "brisques", players))
+
+
+def _per_seat(data: dict, key: str, players: int) -> list[int]:
+    """A whole number per seat, at least 0 (absent: zeros)."""
+    value = data.get(key)
+    if value is None:
+        return [0] * players
+    if (not isinstance(value, list) or len(value) != players
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value)):
+        raise PositionError(f"'{key}' must list {players} whole numbers of at least 0, one per "
+                            f"seat, got {value!r}")
+    return list(value)
 
 
 def _card_list(data: dict, key: str) -> list:

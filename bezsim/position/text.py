@@ -40,4 +40,21 @@ def format_explanation(d: dict[str, Any]) -> str:
                 suit = f" {decl['suit']}" if decl["suit"] else ""
                 lines.append(f"  {decl['kind']}{suit}: {decl['points']} "
                              f"({' '.join(decl['cards'])})")
+    if "evaluation" in d:
+        lines += _format_evaluation(d["evaluation"])
     return "\n".join(lines)
+
+
+def _format_evaluation(e: dict[str, Any]) -> list[str]:
+    lines = [f"values ({e['value']}; {e['method']}):"]
+    for row in sorted(e["values"], key=lambda r: -r["value"]):
+        if row["low"] == row["high"]:
+            lines.append(f"  {row['card']:>4} {row['value']:+8.1f}")
+            continue
+        lines.append(f"  {row['card']:>4} {row['value']:+8.1f} [{row['low']:+.1f}, "
+                     f"{row['high']:+.1f}]  vs top {row['vs_top']:+.1f} "
+                     f"[{row['vs_top_low']:+.1f}, {row['vs_top_high']:+.1f}]")
+    lines.append(f"best: {e['best']}")
+    lines.append("policies play: " + ", ".join(f"{name} {card}"
+                                               for name, card in e["choices"].items()))
+    return lines

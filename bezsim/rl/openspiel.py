@@ -195,7 +195,7 @@ class BeziqueState(pyspiel.State):
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state the seat cannot tell from this one: the cards it has not seen dealt again
         (policies/search.determinize), drawn from the sampler's numbers."""
-        from bezsim.policies.search import determinize, rules_of
+        from bezsim.policies.deals import determinize, rules_of
 
         clone = self.clone()
         if self.is_terminal() or self.is_chance_node():

@@ -357,8 +357,8 @@ class StepGame:
         if info.policy_id == EXTERNAL:
             if info.name != "search":
                 raise BezsimError(f"{spec}: only built-in policies play in the step API")
-            from bezsim.policies.search import search_policy
-            index = search_policy(S, self._seat, row[self._seat], stream)
+            from bezsim.policies.search import search_decision
+            index = search_decision(S, self._seat, row[self._seat], stream)
         else:
             rng = self._rng.copy()
             rng[1 + self._seat] = stream

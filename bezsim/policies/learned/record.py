@@ -5,10 +5,12 @@ of the cards the seat has not seen, of its side's hand margin after that card wi
 then played by learned (the play-outs of search, policies/search.py, at a fixed budget and
 without the race, so every card gets every deal).
 
-The records go into the seat's own parameter row, past learned's row: the driver
-(bezsim/learn/generate.py) gives every thread its own rows, so nothing is shared between
-threads. The layout: the R_* columns, learned's row at BASE, then the records from RECORDS
-on, STRIDE floats each.
+The recorder is a mode of search (search_policy with a long row in RECORD mode, see
+search_params.py), so it runs on search's compiled code. The records go into the seat's own
+parameter row: the driver (bezsim/learn/generate.py) gives every thread its own rows, so
+nothing is shared between threads. The layout: learned's row where search keeps its
+play-outs' row (BASE), the R_* columns past search's row, then the records from RECORDS on,
+STRIDE floats each.
 """
 
 import numpy as np
@@ -29,6 +31,7 @@ from bezsim.engine.rng import below
 from bezsim.engine.state import N_MAX, O_ACTS, O_N_ACTS, O_RULES, O_SC, O_SEEN, S_BASE
 from bezsim.policies.builtin import LEARNED
 from bezsim.policies.common import distinct_offers
+from bezsim.policies.deals import determinize, hand_value, rules_of
 from bezsim.policies.expert.policy import play_scalars
 from bezsim.policies.expert.polish import polish_context
 from bezsim.policies.learned.features import card_features, polish_features
@@ -38,16 +41,19 @@ from bezsim.policies.learned.policy import (
     play_setting,
 )
 from bezsim.policies.learned.weights import EXPERT_COLUMN, N_FEATURES, ROW_WIDTH
-from bezsim.policies.search import determinize, hand_value, rules_of
+from bezsim.policies.search_params import EVAL_AT, P_ROLLOUT_WEIGHTS
 
-R_COUNT = 0          # records written
-R_CAPACITY = 1       # records the row holds
-R_DEALS = 2          # sampled deals per recorded decision
-R_EARLY = 3          # chance of recording a decision while the stock is longer than the horizon
-R_HORIZON = 4        # stock cards at or below which every decision is recorded
-R_SETTLEMENT = 5     # 1: value a Rubicon play-out by its settlement
-BASE = 8             # learned's row (ROW_WIDTH) starts here
-RECORDS = BASE + ROW_WIDTH
+R_COUNT = EVAL_AT + 1        # records written (EVAL_AT: search's mode, RECORD)
+R_CAPACITY = EVAL_AT + 2     # records the row holds
+R_DEALS = EVAL_AT + 3        # sampled deals per recorded decision
+R_EARLY = EVAL_AT + 4        # chance of recording a decision while the stock is longer than
+#                              the horizon
+R_HORIZON = EVAL_AT + 5      # stock cards at or below which every decision is recorded
+R_SETTLEMENT = EVAL_AT + 6   # 1: value a Rubicon play-out by its settlement
+BASE = P_ROLLOUT_WEIGHTS     # learned's row (ROW_WIDTH) starts here
+RECORDS = EVAL_AT + 8
+if BASE + ROW_WIDTH > EVAL_AT:
+    raise ValueError("learned's row would overlap the recorder's columns")
 MAX_ACTIONS = MAX_HAND
 STRIDE = 2 + MAX_ACTIONS * (1 + N_FEATURES)   # n cards, learned's pick, then per card: value,
 #                                               features
@@ -167,6 +173,3 @@ def _polish_features_into(S, seat, ew, acts, n_cand, row, at):
         for k in range(N_FEATURES):
             row[base + k] = f[k]
 
-
-def _recorder_entry(S, seat, params, rng):
-    return recorder_policy(S, seat, params, rng)
