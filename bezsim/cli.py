@@ -458,9 +458,10 @@ def explain(file: str, as_json: bool, evaluate: bool, deals: int, seed: int) -> 
     from bezsim.position import format_explanation, load_position
 
     position = load_position(file)
-    if evaluate and position.phase != "play":
-        raise click.UsageError("--evaluate values card plays: give a position with phase "
-                               "'play'")
+    if evaluate:
+        from bezsim.position.evaluate import check_evaluable
+
+        check_evaluable(position, deals)
     needs = [("position", [])] + ([("run", ["search"])] if evaluate else [])
     with compiles_said(needs):
         explanation = explain_position(position)

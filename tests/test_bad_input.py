@@ -46,6 +46,7 @@ POSITION_FILES = {
     "hand_too_big.json": _position(seats=[{"hand": ["7♣", "8♣", "9♣", "J♣", "Q♣", "K♣",
                                                     "10♣", "A♣", "7♦", "8♦"]}, {"hand": []}]),
     "stock_text.json": _position(stock="20"),
+    "play_unplaced.json": _position(phase="play"),
     "bad_trumps.json": _position(trumps="X"),
     "bad_declared.json": _position(seats=[{"hand": ["A♠"], "declared": {"A♠": ["marriage"]}},
                                           {"hand": []}]),
@@ -296,6 +297,15 @@ EXPLAIN = [
     (["{bad_declared}"], "seat 0: A♠ cannot have scored in 'marriage'"),
     (["{position_ok}", "--json=1"], "Option '--json' does not take a value"),
     (["{position_ok}", "{position_ok}"], "Got unexpected extra argument"),
+    (["{position_ok}", "--evaluate"], "--evaluate values card plays: give a position with "
+                                      "phase 'play'"),
+    (["{play_unplaced}", "--evaluate"], "--evaluate needs every card placed: the hands, the "
+                                        "trick, 'played', the turn-up and the stock (20) hold "
+                                        "25 of the 64 cards"),
+    (["{position_ok}", "--evaluate", "--deals", "0"], "Invalid value for '--deals': 0 is not "
+                                                       "in the range 1<=x<=100000"),
+    (["{position_ok}", "--evaluate", "--seed", "-1"], "Invalid value for '--seed': -1 is not "
+                                                       "in the range"),
 ]
 
 OPTIONS = [

@@ -34,14 +34,7 @@ def evaluate(pos: Position, deals: int = 400, seed: int = 0,
     from bezsim.policies.search_params import P_Z
     from bezsim.policies.solver import exact_stage2_values
 
-    if pos.phase != "play":
-        raise PositionError("--evaluate values card plays: give a position with phase 'play'")
-    if pos.stage == 2 and stage2_pairs(pos.rules):
-        raise PositionError("--evaluate does not value the partnership pairs ending (R4.2 "
-                            "partnership_stage2=pairs) yet")
-    if deals < 1:
-        raise PositionError(f"--deals must be at least 1, got {deals}")
-    _check_every_card_placed(pos)
+    check_evaluable(pos, deals)
     rules, seat = pos.rules, pos.to_move
     params = rules.params()
     S, acts = decision_state(pos)
@@ -136,6 +129,18 @@ def search_verdict(table: np.ndarray, base: int, row: np.ndarray) -> int:
         if mean - z * se > prior and mean > best_gain:
             best, best_gain = j, mean
     return best
+
+
+def check_evaluable(pos: Position, deals: int = 1) -> None:
+    """A one-line PositionError, before any work, for a position --evaluate cannot value."""
+    if pos.phase != "play":
+        raise PositionError("--evaluate values card plays: give a position with phase 'play'")
+    if pos.stage == 2 and stage2_pairs(pos.rules):
+        raise PositionError("--evaluate does not value the partnership pairs ending (R4.2 "
+                            "partnership_stage2=pairs) yet")
+    if deals < 1:
+        raise PositionError(f"--deals must be at least 1, got {deals}")
+    _check_every_card_placed(pos)
 
 
 def _check_every_card_placed(pos: Position) -> None:
