@@ -31,7 +31,13 @@ def load_script(name: str):
     return module
 
 
-@pytest.fixture(scope="module", params=SCRIPTS)
+# search_budget compiles search: on search's worker (tests/conftest.py), marked here since a
+# mark the conftest adds by name does not reach these parametrised fixtures' tests
+PARAMS = [pytest.param(name, marks=pytest.mark.xdist_group("external"))
+          if name == "search_budget" else name for name in SCRIPTS]
+
+
+@pytest.fixture(scope="module", params=PARAMS)
 def quick(request, tmp_path_factory):
     """One script run at --quick into a scratch directory."""
     name = request.param
