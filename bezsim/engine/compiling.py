@@ -90,30 +90,21 @@ def _set_type(run_set: str) -> Any:
     return numba.typeof(policy_set(run_set == "expert", None, run_set == "learned"))
 
 
-def _on_disk(dispatcher: Any, run_set: str | None = None) -> bool:
-    """Whether numba's on-disk cache holds ``dispatcher`` for this machine, compiled for the
-    policy set ``run_set`` (None: any). Unknown counts as no."""
-    try:
-        index = dispatcher._cache._cache_file._load_index()   # {} when the source changed
-        magic = dispatcher.targetctx.codegen().magic_tuple()
-        wanted = None if run_set is None else _set_type(run_set)
-    except Exception:          # no cache (NUMBA_DISABLE_JIT), or numba's inside moved on
-        return False
-    return any(key[1] == magic and (wanted is None or wanted in key[0]) for key in index)
-
-
-def _function_on_disk(py_func: Any) -> bool:
-    """Whether numba's on-disk cache holds ``py_func`` compiled as a C callback (a policy
-    slot) for this machine. Unknown counts as no."""
+def _on_disk(function: Any, run_set: str | None = None) -> bool:
+    """Whether numba's on-disk cache holds ``function`` (a dispatcher, or the Python function
+    of a policy slot) for this machine, compiled for the policy set ``run_set`` (None: any).
+    Unknown counts as no."""
     try:
         from numba.core.caching import FunctionCache
         from numba.core.registry import cpu_target
 
-        index = FunctionCache(py_func)._cache_file._load_index()
+        py_func = getattr(function, "py_func", function)
+        index = FunctionCache(py_func)._cache_file._load_index()   # {} when the source changed
         magic = cpu_target.target_context.codegen().magic_tuple()
-    except Exception:
+        wanted = None if run_set is None else _set_type(run_set)
+    except Exception:          # no cache (NUMBA_DISABLE_JIT), or numba's inside moved on
         return False
-    return any(key[1] == magic for key in index)
+    return any(key[1] == magic and (wanted is None or wanted in key[0]) for key in index)
 
 
 def entry_cached(entry: str, run_set: str) -> bool:
@@ -131,7 +122,7 @@ def entry_cached(entry: str, run_set: str) -> bool:
     if entry == "run" and run_set.startswith("external"):
         from bezsim.policies.search import slot_source  # search compiles in its own
 
-        return _on_disk(run_serial, run_set) and _function_on_disk(slot_source())
+        return _on_disk(run_serial, run_set) and _on_disk(slot_source())
     return _on_disk(run_serial if entry == "run" else trace_game, run_set)
 
 

@@ -59,6 +59,8 @@ from bezsim.policies.learned.record import recorder_policy
 from bezsim.policies.search_params import (
     EVAL_ACTS,
     EVAL_AT,
+    EVAL_BASE,
+    EVAL_BEST,
     EVAL_DEALS,
     EVAL_N,
     EVAL_VALUES,
@@ -118,6 +120,33 @@ def _gain_stats(total, gain2, j, hj, k):
     if k > 1:
         var = var * k / (k - 1)
     return mean, np.sqrt(max(var, 0.0) / k)
+
+
+@njit(cache=True, _nrt=False)
+def gated_choice(total, gain2, alive, hj, k, z, prior):
+    """Search's verdict after k deals (``total``: each candidate's summed value, ``gain2``:
+    its summed squared paired gain over the base candidate ``hj``): the base stands unless
+    another's mean paired gain clears ``prior`` by ``z`` standard errors (the largest such
+    gain wins); with z = 0, the largest total once the base gets ``prior`` a deal."""
+    best = hj
+    if z > 0:
+        # a few noisy play-outs must not trade a sound action away
+        best_gain = 0.0
+        for j in range(total.shape[0]):
+            if j == hj or not alive[j]:
+                continue
+            mean, se = _gain_stats(total, gain2, j, hj, k)
+            if mean - z * se > prior and mean > best_gain:
+                best_gain = mean
+                best = j
+        return best
+    # with few samples the estimates are noisy, and the prior keeps search from trading a
+    # sound action for a lucky one
+    total[hj] += int(prior * k)
+    for j in range(total.shape[0]):
+        if total[j] > total[best]:
+            best = j
+    return best
 
 
 @njit(cache=True)
@@ -184,27 +213,41 @@ def playout_seats(params, players, weights):
 def evaluate_into(S, seat, rules, params, stream):
     """Every listed action's play-out value in every deal, written into the row (EVAL_AT,
     search_params.py): the same deals for every action and no race, so each action's value
-    has its own interval. Returns the number of deals played (fewer only if the seat's
-    knowledge does not add up)."""
+    has its own interval; and at EVAL_BEST the action search plays given those values (its
+    verdict over them, the base action at EVAL_BASE). Returns the number of deals played
+    (fewer only if the seat's knowledge does not add up)."""
     players = rules[PR_PLAYERS]
     ids, pp = playout_seats(params, players, np.zeros(16))
     settlement = params[P_SETTLEMENT] != 0
     n = int(params[EVAL_N])
+    hj = int(params[EVAL_BASE])
     rr = np.zeros((1 + players, 4), np.uint64)
     base = np.empty(S_BASE, np.int32)
     W = np.empty(S_BASE, np.int32)
     known = np.empty(MAX_HAND, np.int32)
     pool = np.empty(N_MAX, np.int32)
-    deals = int(params[EVAL_DEALS])
-    for k in range(deals):
+    margin = np.zeros(n, np.int64)
+    total = np.zeros(n, np.int64)
+    gain2 = np.zeros(n)
+    played = int(params[EVAL_DEALS])
+    for k in range(played):
         if not determinize(S, base, seat, rules, stream, pool, known):
-            return k
+            played = k
+            break
         for j in range(n):
             for i in range(S_BASE):
                 W[i] = base[i]
             resume_after_decision(rules, W, rr, ids, pp, None, seat, int(params[EVAL_ACTS + j]))
-            params[EVAL_VALUES + k * n + j] = hand_value(W, seat, rules, settlement)
-    return deals
+            margin[j] = hand_value(W, seat, rules, settlement)
+            total[j] += margin[j]
+            params[EVAL_VALUES + k * n + j] = margin[j]
+        for j in range(n):
+            d = float(margin[j] - margin[hj])
+            gain2[j] += d * d
+    if played > 0:
+        params[EVAL_BEST] = gated_choice(total, gain2, np.ones(n, np.bool_), hj, played,
+                                         params[P_Z], params[P_PRIOR])
+    return played
 
 
 @njit(cache=True)
@@ -315,27 +358,7 @@ def search_policy(S, seat, params, stream):
                 mean, se = _gain_stats(total, gain2, last, hj, k)
                 if mean - z * se > prior:
                     return cand[last]
-    best = hj
-    if z > 0:
-        # the base action stays unless another's mean paired gain (same deals) clears the
-        # prior by z standard errors: a few noisy play-outs must not trade a sound one away
-        best_gain = 0.0
-        for j in range(n_cand):
-            if j == hj or not alive[j]:
-                continue
-            mean, se = _gain_stats(total, gain2, j, hj, k)
-            if mean - z * se > prior and mean > best_gain:
-                best_gain = mean
-                best = j
-        return cand[best]
-    # the base policy's own action keeps its place unless another beats it by ``prior``
-    # points a sample: with few samples the estimates are noisy, and the prior keeps search
-    # from trading a sound action for a lucky one
-    total[hj] += int(prior * k)
-    for j in range(n_cand):
-        if total[j] > total[best]:
-            best = j
-    return cand[best]
+    return cand[gated_choice(total, gain2, alive, hj, k, z, prior)]
 
 
 @functools.cache

@@ -39,16 +39,19 @@ P_ROLLOUT_WEIGHTS = 16     # + i: the row of the play-outs' policy for rollout=3
 N_ROLLOUT_WEIGHTS = 64
 # A row longer than EVAL_AT asks search for something else than a decision, by its mode at
 # LONG_MODE: EVALUATE, every listed action's play-out values (bezsim explain --evaluate:
-# deals, the number of actions and the actions, then one row of values per deal from
-# EVAL_VALUES on); RECORD, learned's decision with a record of it for bezsim learn
-# (policies/learned/record.py lays out the rest of the row)
+# deals, the number of actions, the base action's index, where search's verdict goes, and
+# the actions; then one row of values per deal from EVAL_VALUES on); RECORD, learned's
+# decision with a record of it for bezsim learn (policies/learned/record.py lays out the
+# rest of the row)
 EVAL_AT = P_ROLLOUT_WEIGHTS + N_ROLLOUT_WEIGHTS
 LONG_MODE = EVAL_AT
 EVALUATE = 1
 RECORD = 2
 EVAL_DEALS = EVAL_AT + 1
 EVAL_N = EVAL_AT + 2
-EVAL_ACTS = EVAL_AT + 3
+EVAL_BASE = EVAL_AT + 3
+EVAL_BEST = EVAL_AT + 4
+EVAL_ACTS = EVAL_AT + 5
 EVAL_VALUES = EVAL_ACTS + 16
 if len(WEIGHTS) > P_ROLLOUT_WEIGHTS:
     raise ValueError("search's parameters would overlap the play-outs' expert row")

@@ -53,15 +53,14 @@ def evaluate(pos: Position, deals: int = 400, seed: int = 0,
         method = "exact: both hands are known in stage 2 (minimax over the tricks left)"
         played = 0
     else:
-        table = _playout_table(S, seat, row, acts, deals, seed)
+        playout = _playout_name(row)
+        base = [cards.card_name(int(c)) for c in acts].index(choices[playout])
+        table, best = _playout_table(S, seat, row, acts, base, deals, seed)
         played = table.shape[0]
         if played == 0:
             raise PositionError("the position's card counts do not add up: no deal of the "
                                 "unseen cards fits them")
         rows = _value_rows(acts, table)
-        playout = _playout_name(row)
-        base = [cards.card_name(int(c)) for c in acts].index(choices[playout])
-        best = search_verdict(table, base, row)
         method = (f"{played} sampled deals of the unseen cards, played out by {playout}; "
                   f"best: {playout}'s card unless another beats it by {row[P_Z]:g} standard "
                   "errors, as search decides; value: "
@@ -100,37 +99,6 @@ def evaluation_row(search: str, variant: str, settlement: bool) -> np.ndarray:
     return row
 
 
-def search_verdict(table: np.ndarray, base: int, row: np.ndarray) -> int:
-    """The card search plays given these play-outs (policies/search.py, without the race):
-    the base policy's card stays unless another's mean paired gain over the same deals
-    clears ``prior`` by ``z`` standard errors; the largest such gain wins."""
-    from bezsim.policies.search_params import P_PRIOR, P_Z
-
-    k = table.shape[0]
-    z, prior = float(row[P_Z]), float(row[P_PRIOR])
-    if z <= 0:
-        totals = table.sum(axis=0).astype(np.float64)
-        totals[base] += int(prior * k)
-        best = base
-        for j in range(table.shape[1]):
-            if totals[j] > totals[best]:
-                best = j
-        return best
-    best, best_gain = base, 0.0
-    for j in range(table.shape[1]):
-        if j == base:
-            continue
-        gains = (table[:, j] - table[:, base]).astype(np.float64)
-        mean = gains.sum() / k
-        var = (gains * gains).sum() / k - mean * mean
-        if k > 1:
-            var = var * k / (k - 1)
-        se = np.sqrt(max(var, 0.0) / k)
-        if mean - z * se > prior and mean > best_gain:
-            best, best_gain = j, mean
-    return best
-
-
 def check_evaluable(pos: Position, deals: int = 1) -> None:
     """A one-line PositionError, before any work, for a position --evaluate cannot value."""
     if pos.phase != "play":
@@ -158,20 +126,33 @@ def _check_every_card_placed(pos: Position) -> None:
                             "'played'")
 
 
-def _playout_table(S: np.ndarray, seat: int, row: np.ndarray, acts: np.ndarray, deals: int,
-                   seed: int) -> np.ndarray:
-    """[deals, actions]: each action's play-out value in each sampled deal, from search's
-    own compiled code (a row longer than usual asks it for values, search_params.EVAL_AT)."""
+def _playout_table(S: np.ndarray, seat: int, row: np.ndarray, acts: np.ndarray, base: int,
+                   deals: int, seed: int) -> tuple[np.ndarray, int]:
+    """[deals, actions]: each action's play-out value in each sampled deal, and the index of
+    the action search plays given them (``base``: its base policy's), from search's own
+    compiled code (a row longer than usual asks it for values, search_params.EVAL_AT)."""
     from bezsim.policies.search import search_decision
-    from bezsim.policies.search_params import EVAL_ACTS, EVAL_DEALS, EVAL_N, EVAL_VALUES
+    from bezsim.policies.search_params import (
+        EVAL_ACTS,
+        EVAL_BASE,
+        EVAL_BEST,
+        EVAL_DEALS,
+        EVAL_N,
+        EVAL_VALUES,
+        EVALUATE,
+        LONG_MODE,
+    )
 
     long_row = np.zeros(EVAL_VALUES + deals * len(acts))
     long_row[:len(row)] = row
+    long_row[LONG_MODE] = EVALUATE
     long_row[EVAL_DEALS] = deals
     long_row[EVAL_N] = len(acts)
+    long_row[EVAL_BASE] = base
     long_row[EVAL_ACTS:EVAL_ACTS + len(acts)] = acts
     played = search_decision(S.copy(), seat, long_row, deal_stream(seed, 0, seat))
-    return long_row[EVAL_VALUES:EVAL_VALUES + played * len(acts)].reshape(played, len(acts))
+    table = long_row[EVAL_VALUES:EVAL_VALUES + played * len(acts)].reshape(played, len(acts))
+    return table, int(long_row[EVAL_BEST])
 
 
 def deal_stream(seed: int, purpose: int, seat: int) -> np.ndarray:

@@ -81,6 +81,7 @@ def card_values(S, seat, rules, stream, acts, n_cand, deals, row, settlement, ou
     pool = np.empty(N_MAX, np.int32)
     for j in range(n_cand):
         out[j] = 0.0
+    known_deal = unseen_count(S, seat, rules) == 0     # every deal would be the same one
     k = 0
     while k < deals:
         if not determinize(S, base, seat, rules, stream, pool, known):
@@ -91,7 +92,7 @@ def card_values(S, seat, rules, stream, acts, n_cand, deals, row, settlement, ou
             resume_after_decision(rules, W, rr, ids, pp, None, seat, acts[j])
             out[j] += hand_value(W, seat, rules, settlement)
         k += 1
-        if unseen_count(S, seat, rules) == 0:
+        if known_deal:
             break
     for j in range(n_cand):
         out[j] /= k
