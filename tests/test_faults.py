@@ -333,6 +333,21 @@ def test_a_plugin_breaking_the_contract_is_one_line_naming_it(tmp_path, spec, me
     assert done.stderr.splitlines() == [f"bezsim: error: {caught.value}"], done.stderr
 
 
+
+@pytest.mark.xdist_group("external")
+def test_a_fault_is_named_in_its_first_game_even_when_that_game_also_outgrew_its_rows(
+        monkeypatch):
+    """The engine sizes a game's event rows from the games it played before in the process;
+    a game that both broke the contract and ran out of rows is still the faulty one (the
+    fault is not overwritten by the overflow flag), whatever ran earlier."""
+    from bezsim.engine import api
+
+    monkeypatch.syspath_prepend(str(TESTS))
+    monkeypatch.setattr(api, "_capacities", lambda params, hand_cap: (hand_cap, 4))
+    with pytest.raises(api.PolicyFault, match=r"in game 0$"):
+        api.run_games(Rules.make("ordinary", {}), ["user_policies_for_tests:out_of_range",
+                                                   "random"], 1, 0, 4)
+
 @pytest.mark.xdist_group("external")
 @pytest.mark.parametrize("plugin, how", [
     ("user_policies_for_tests:raises_at_double_bezique",

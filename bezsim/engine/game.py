@@ -160,7 +160,7 @@ def play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info
         game_info[GI_BRISQUES + p] = 0
     while winner < 0:
         if h >= hand_cap:
-            S[CTR_FAULT] = 1
+            S[CTR_FAULT] = max(S[CTR_FAULT], 1)
             break
         seed_stream(rng[0], seed, game, PURPOSE_DEAL, h)
         w24, w_last = play_hand(params, S, rng, pol_ids, pol_params, fns, h, dealer)

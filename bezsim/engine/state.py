@@ -105,7 +105,8 @@ S_BASE = O_EVENTS
 
 CTR_EVENTS = O_CTR + 0
 CTR_TRACE = O_CTR + 1
-CTR_FAULT = O_CTR + 2      # 1: more rows needed than given; 2: a policy broke the contract
+CTR_FAULT = O_CTR + 2      # 1: more rows needed than given; 2 (kept over 1): a policy broke
+#                            the contract
 CTR_STOCK_POS = O_CTR + 3
 CTR_DECLARING = O_CTR + 4  # where the last declaring decision was asked (hand.pack_declaring,
 #                            open_cards.sevens_from): search resumes play-outs there
@@ -153,7 +154,7 @@ def trace_on(S):
 def trace_add(S, kind, a, b, c, d, e, f, g):
     n = S[CTR_TRACE]
     if n >= S[O_TR_CAP]:
-        S[CTR_FAULT] = FAULT_OVERFLOW
+        S[CTR_FAULT] = max(S[CTR_FAULT], FAULT_OVERFLOW)   # a policy's fault outranks it
         return
     at = O_EVENTS + 2 * S[O_EV_CAP] + TR_SIZE * n
     S[at] = kind
@@ -189,7 +190,7 @@ def record_event(S, hand, trick, seat, kind, status, extra, points):
         S[O_EVENTS + 2 * n] = hand | (trick << 8) | (seat << 16) | (kind << 20)
         S[O_EVENTS + 2 * n + 1] = status | (extra << 4) | (points << 12)
     else:
-        S[CTR_FAULT] = FAULT_OVERFLOW
+        S[CTR_FAULT] = max(S[CTR_FAULT], FAULT_OVERFLOW)   # a policy's fault outranks it
     S[CTR_EVENTS] = n + 1
 
 
