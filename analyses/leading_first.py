@@ -6,8 +6,9 @@ luck of the cards cancels: the difference of their points is averaged over hands
 interval). The game-level figure is the share of games won by the side that led the first
 trick of the game, against the fair share 1/sides; positions rotate with the deal, so in
 games of several hands the first lead's effect is diluted (a Rubicon game is one hand).
-All seats play the expert policy, one seed per variant; the same deals played by the
-heuristic are kept beside it, to show how much the answer depends on the players.
+All seats play learned, the strongest player fast enough for the full size, one seed per
+variant; the same deals played by expert, the rung below, are kept beside it, and the report
+says whether the two agree (analyses/strength_convergence.py compares learned with search).
 
     python analyses/leading_first.py [--quick | --games N] [--check]
 """
@@ -18,6 +19,7 @@ import sys
 
 from bezsim.analysis import plots
 from bezsim.analysis.seats import lead_value, seat_stats
+from bezsim.analysis.stats import estimate_difference
 from bezsim.report.document import (
     Bullets,
     Document,
@@ -34,8 +36,8 @@ from bezsim.rules import variant_of
 
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
             "rubicon")
-POLICY = "expert"
-COMPARED = "heuristic"    # the same seeds, for the table of what weaker play says
+POLICY = "learned"
+COMPARED = "expert"       # the rung below, on the same seeds: do the two agree?
 # games per variant relative to --games: a Rubicon game is one hand, so it gets more
 SCALE = {"rubicon": 3}
 
@@ -74,6 +76,17 @@ def build(ctx: Context, doc: Document) -> None:
                else "")
             + f"; the side that led first won {pct(lead[v]['first_leader_wins_game'], 1)} of "
             f"the games decided (fair share {100 / lead[v]['sides']:.1f}%).")
+    moved = {v: doc.record(f"{POLICY}-{COMPARED}.{v}.leader_minus_dealer",
+                           estimate_difference(lead[v]["leader_minus_dealer"],
+                                       compared[v]["leader_minus_dealer"]))
+             for v in VARIANTS}
+    apart = [v for v in VARIANTS if moved[v][1] > 0 or moved[v][2] < 0]
+    bullets.append(
+        f"{POLICY.capitalize()} and {COMPARED}, the two strongest rungs, "
+        + ("agree in every variant" if not apart else
+           "disagree in " + ", ".join(f"{v} ({signed(moved[v], '+.1f')})" for v in apart))
+        + f" ({POLICY} minus {COMPARED}, points per hand, the runs taken as independent); "
+        "analyses/strength_convergence.py compares them with search.")
     doc.section("Answer").add(
         f"Points per hand of the first leader minus the dealer, {POLICY} play in every "
         "seat, paired within hands (95% intervals):", Bullets(bullets))
@@ -100,10 +113,12 @@ def build(ctx: Context, doc: Document) -> None:
 
     sec.add(Table(["variant", f"leader − dealer, {POLICY} [95%]",
                    f"leader − dealer, {COMPARED} [95%]",
-                   f"first leader wins the game, {COMPARED} [95%]"],
+                   f"first leader wins the game, {COMPARED} [95%]",
+                   f"{POLICY} − {COMPARED} [95%]"],
                   [[v, signed(lead[v]["leader_minus_dealer"], "+.1f"),
                     signed(compared[v]["leader_minus_dealer"], "+.1f"),
-                    pct(compared[v]["first_leader_wins_game"], 1)] for v in VARIANTS],
+                    pct(compared[v]["first_leader_wins_game"], 1), signed(moved[v], "+.1f")]
+                   for v in VARIANTS],
                   caption=f"The same deals (same seed per variant) under {COMPARED} play."))
 
     sec = doc.section("Points per hand by position")

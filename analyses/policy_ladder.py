@@ -1,4 +1,4 @@
-"""How do the policies rank: random, greedy, heuristic, expert (and search)?
+"""How do the policies rank: random, greedy, heuristic, expert, learned (and search)?
 
 A round robin on duplicate deals in every variant (``bezsim tournament``): every pair plays
 the same deals in every seating, so the luck of the deal cancels. Win rate: games the first
@@ -24,7 +24,7 @@ from bezsim.rules import variant_of
 
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
             "rubicon")
-POLICIES = ("random", "greedy", "heuristic", "expert")
+POLICIES = ("random", "greedy", "heuristic", "expert", "learned")
 # deals per pair relative to --games: three- and four-handed deals are played in 6 or 8
 # seatings and last longer; a Rubicon deal is one hand
 SCALE = {"three_handed": 0.3, "four_handed": 0.25, "four_handed_partners": 0.6,
@@ -99,8 +99,11 @@ def build(ctx: Context, doc: Document) -> None:
     bullets = []
     for v in VARIANTS:
         eh, hg = row(frames[v], "expert", "heuristic"), row(frames[v], "heuristic", "greedy")
-        gr = row(frames[v], "greedy", "random")
-        bullets.append(f"**{v}**: {' > '.join(orders[v])}. Expert beats the heuristic in "
+        gr, le = row(frames[v], "greedy", "random"), row(frames[v], "learned", "expert")
+        bullets.append(f"**{v}**: {' > '.join(orders[v])}. Learned wins "
+                       f"{pct(_win(le), 1)} of games against expert "
+                       f"({signed(_pph(le), '+.1f')} points per hand); expert beats the "
+                       f"heuristic in "
                        f"{pct(_win(eh), 1)} of games ({signed(_pph(eh), '+.1f')} points per "
                        f"hand), the heuristic beats greedy in {pct(_win(hg), 1)}, greedy "
                        f"beats random in {pct(_win(gr), 1)}.")
@@ -134,7 +137,8 @@ def build(ctx: Context, doc: Document) -> None:
             caption=f"Seed {int(frames[v]['seed'].iloc[0])}. Win rate over games decided "
                     "(drawn Rubicon games apart)."))
 
-    pairs = [("expert", "heuristic"), ("heuristic", "greedy"), ("greedy", "random")]
+    pairs = [("learned", "expert"), ("expert", "heuristic"), ("heuristic", "greedy"),
+             ("greedy", "random")]
     groups = {f"{a} vs {b}": [_win(row(frames[v], a, b)) for v in VARIANTS] for a, b in pairs}
     fig = plots.grouped_bar_ci(list(VARIANTS), groups, "first policy's win rate (%)",
                                "Head to head on duplicate deals", scale=100)

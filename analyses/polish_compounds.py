@@ -3,7 +3,9 @@
 A compound declaration scores two or more combinations on one trick won (docs/rules.md R5.2,
 E1: 430 points at once). Polish is played by four policies, each on its own seed, so the
 runs are independent samples and their differences get Newcombe (rates) and Welch (means)
-intervals; expert, the strongest, gives the headline answer.
+intervals; learned, the strongest player fast enough for the full size, gives the headline
+answer, and the report says whether it agrees with expert, the rung below
+(analyses/strength_convergence.py compares it with search).
 
     python analyses/polish_compounds.py [--quick | --games N] [--check]
 """
@@ -28,7 +30,8 @@ from bezsim.report.document import (
 )
 from bezsim.report.study import Context, Study
 
-POLICIES = ("random", "greedy", "heuristic", "expert")   # seeds: seed + index
+POLICIES = ("random", "greedy", "heuristic", "expert", "learned")   # seeds: seed + index
+HEAD, BELOW = POLICIES[-1], POLICIES[-2]     # the headline player and the rung below
 
 
 def build(ctx: Context, doc: Document) -> None:
@@ -51,6 +54,9 @@ def build(ctx: Context, doc: Document) -> None:
         kb = round(stats[b]["hands_with_a_compound"][0] * stats[b]["hands"])
         return rate_difference(ka, stats[a]["hands"], kb, stats[b]["hands"])
 
+    d_top = doc.record(f"{HEAD}-{BELOW}.compounds_per_hand",
+                       mean_difference(per_hand[HEAD], per_hand[BELOW]))
+    d_top_share = doc.record(f"{HEAD}-{BELOW}.hands_with_a_compound", diff_rate(HEAD, BELOW))
     d_expert = doc.record("expert-heuristic.compounds_per_hand",
                           mean_difference(per_hand["expert"], per_hand["heuristic"]))
     d_expert_share = doc.record("expert-heuristic.hands_with_a_compound",
@@ -62,25 +68,31 @@ def build(ctx: Context, doc: Document) -> None:
     d_random = doc.record("greedy-random.compounds_per_hand",
                           mean_difference(per_hand["greedy"], per_hand["random"]))
 
-    e = stats["expert"]
+    e = stats[HEAD]
     sizes = sorted({k for s in stats.values() for k in s["size_share"]})
     common = max(e["size_share"], key=lambda k: e["size_share"][k][0]) if sizes else 2
     doc.section("Answer").add(Bullets([
         f"**A compound declaration comes {est(e['compounds_per_hand'], '.3f')} times per "
-        f"hand** (both players together) under expert play; "
+        f"hand** (both players together) under {HEAD} play; "
         f"**{pct(e['hands_with_a_compound'], 1)} of hands** have at least one.",
         f"Most compounds score **{common} combinations** "
         f"({pct(e['size_share'][common], 1)} of them); "
         + ", ".join(f"{k}: {pct(e['size_share'][k], 2)}" for k in e["size_share"] if k != common)
         + ".",
         f"A compound is worth {est(e['compound_points'], '.0f')} points on average.",
-        f"Expert minus heuristic: {signed(d_expert, '+.3f')} compounds per hand ("
+        f"{HEAD.capitalize()} minus {BELOW}, the two strongest rungs: "
+        f"{signed(d_top, '+.3f')} compounds per hand ("
+        + verdict(d_top, f"{HEAD} makes more: the answer still moves with the players",
+                  f"{HEAD} makes fewer: the answer still moves with the players",
+                  "they agree")
+        + "; analyses/strength_convergence.py compares them with search"
+        + f"). Expert minus heuristic: {signed(d_expert, '+.3f')} compounds per hand ("
         + verdict(d_expert, "expert play makes more", "expert play makes fewer")
         + f"); heuristic minus greedy: {signed(d_rate, '+.3f')} ("
         + verdict(d_rate, "the heuristic makes more", "the heuristic makes fewer")
         + f"); greedy minus random: {signed(d_random, '+.3f')} ("
         + verdict(d_random, "greedy makes more", "greedy makes fewer") + ").",
-        f"{pct(stage2['expert'], 1)} of compounds come in stage 2, after the stock is gone "
+        f"{pct(stage2[HEAD], 1)} of compounds come in stage 2, after the stock is gone "
         "(open cards keep completing combinations, R5.2).",
     ]))
 
@@ -93,6 +105,8 @@ def build(ctx: Context, doc: Document) -> None:
                   caption=f"{ctx.games:,} games of Polish per policy (both seats play it); "
                           "per hand = both seats together."),
             Table(["difference", "compounds per hand [95%]", "hands with one [95%]"], [
+                [f"{HEAD} − {BELOW}", signed(d_top, "+.4f"),
+                 signed(d_top_share, "+.2f", 100, "%")],
                 ["expert − heuristic", signed(d_expert, "+.4f"),
                  signed(d_expert_share, "+.2f", 100, "%")],
                 ["heuristic − greedy", signed(d_rate, "+.4f"), signed(d_share, "+.2f", 100, "%")],
@@ -117,12 +131,12 @@ def build(ctx: Context, doc: Document) -> None:
         sec.add(Figure("sizes", plots.png_bytes(fig),
                        "Share of compounds by size, per policy, with 95% intervals."))
 
-    conv = convergence(per_hand["expert"], "mean")
+    conv = convergence(per_hand[HEAD], "mean")
     fig = plots.convergence_plot(conv, "compound declarations per hand",
-                                 "Compounds per hand (expert) against hands simulated")
+                                 f"Compounds per hand ({HEAD}) against hands simulated")
     doc.section("Convergence").add(
         Figure("convergence", plots.png_bytes(fig),
-               "Running estimate of compounds per hand under expert play, with its 95% band."))
+               f"Running estimate of compounds per hand under {HEAD} play, with its 95% band."))
 
 
 STUDY = Study("polish_compounds", "How often do Polish compound declarations occur, and of "

@@ -2,8 +2,10 @@
 
 A Rubicon game is one hand. The loser is rubiconed when his points plus his brisques are
 under 1000; the winner then scores his total, the loser's, 300 for brisques and 1000 for
-game. Four policies play, each on its own seed (independent samples: Newcombe intervals
-for differences of rates); expert, the strongest, gives the headline answer. Carte blanche
+game. Five policies play, each on its own seed (independent samples: Newcombe intervals
+for differences of rates); learned, the strongest player fast enough for the full size,
+gives the headline answer, and the report says whether it agrees with expert, the rung
+below (analyses/strength_convergence.py compares it with search). Carte blanche
 at the deal depends on the cards only, so every
 run checks the simulation against the exact probability C(80,9)/C(128,9).
 
@@ -35,7 +37,8 @@ from bezsim.report.document import (
 )
 from bezsim.report.study import Context, Study
 
-POLICIES = ("random", "greedy", "heuristic", "expert")   # seeds: seed + index
+POLICIES = ("random", "greedy", "heuristic", "expert", "learned")   # seeds: seed + index
+HEAD, BELOW = POLICIES[-1], POLICIES[-2]     # the headline player and the rung below
 
 
 def loser_total(run) -> np.ndarray:
@@ -69,6 +72,7 @@ def build(ctx: Context, doc: Document) -> None:
         return rate_difference(stats[a]["rubicons"], stats[a]["games"],
                                stats[b]["rubicons"], stats[b]["games"])
 
+    d_top = doc.record(f"{HEAD}-{BELOW}.rubicon", rate_diff(HEAD, BELOW))
     d_eh = doc.record("expert-heuristic.rubicon", rate_diff("expert", "heuristic"))
     d_hg = doc.record("heuristic-greedy.rubicon", rate_diff("heuristic", "greedy"))
     d_gr = doc.record("greedy-random.rubicon", rate_diff("greedy", "random"))
@@ -84,16 +88,23 @@ def build(ctx: Context, doc: Document) -> None:
                               if k in kinds.index)
                           for c in ("per_hand", "per_hand_low", "per_hand_high")))
 
-    for p in ("greedy", "expert"):
+    for p in ("greedy", HEAD):
         doc.record(f"{p}.sequences_per_hand", sequences_per_hand(p))
         doc.record(f"{p}.points_per_seat_hand",
                    score_summary(runs[p])["points_per_seat_hand"])
-    e, g, h = stats["expert"], stats["greedy"], stats["heuristic"]
+    e, g, h = stats[HEAD], stats["greedy"], stats["heuristic"]
     doc.section("Answer").add(Bullets([
-        f"**{pct(e['rubicon'])} of Rubicon games end in a rubicon** under expert play; "
+        f"**{pct(e['rubicon'])} of Rubicon games end in a rubicon** under {HEAD} play, "
+        f"{pct(stats[BELOW]['rubicon'])} under {BELOW} play; "
         f"{pct(h['rubicon'])} under the heuristic, {pct(g['rubicon'])} under greedy play, "
         f"{pct(stats['random']['rubicon'])} under random play.",
-        f"Expert minus heuristic: {signed(d_eh, '+.2f', 100, '%')} ("
+        f"{HEAD.capitalize()} minus {BELOW}, the two strongest rungs: "
+        f"{signed(d_top, '+.2f', 100, '%')} ("
+        + verdict(d_top, f"more rubicons with {HEAD}: the answer still moves with the players",
+                  f"fewer rubicons with {HEAD}: the answer still moves with the players",
+                  "they agree")
+        + "; analyses/strength_convergence.py compares them with search"
+        + f"). Expert minus heuristic: {signed(d_eh, '+.2f', 100, '%')} ("
         + verdict(d_eh, "more rubicons with expert play", "fewer rubicons with expert play")
         + f"); heuristic minus greedy: {signed(d_hg, '+.2f', 100, '%')} ("
         + verdict(d_hg, "more rubicons with the heuristic", "fewer rubicons with the heuristic")
@@ -101,18 +112,18 @@ def build(ctx: Context, doc: Document) -> None:
         f"{signed(d_gr, '+.2f', 100, '%')} ("
         + verdict(d_gr, "more rubicons with greedy", "fewer rubicons with greedy") + ").",
         "Why: one hand rarely gives the loser 1000 points; his points and brisques "
-        f"together average {est(doc.numbers['expert.loser_points_and_brisques'], '.0f')} "
-        "under expert play, "
+        f"together average {est(doc.numbers[f'{HEAD}.loser_points_and_brisques'], '.0f')} "
+        f"under {HEAD} play, "
         f"{est(doc.numbers['greedy.loser_points_and_brisques'], '.0f')} under greedy play.",
-        f"A rubicon settles for {est(doc.numbers['expert.settlement_rubicon'], '.0f')} "
-        f"points on average (expert); {pct(e['draws'])} of games are drawn.",
+        f"A rubicon settles for {est(doc.numbers[f'{HEAD}.settlement_rubicon'], '.0f')} "
+        f"points on average ({HEAD}); {pct(e['draws'])} of games are drawn.",
         f"Carte blanche at the deal: {pct(pooled, 3)} of seats over all runs, against "
         f"{100 * exact:.3f}% by counting ("
         + ("inside" if pooled[1] <= exact <= pooled[2] else "**outside**")
         + " the interval).",
-        f"The rate belongs to the players: an expert player scores "
-        f"{est(doc.numbers['expert.points_per_seat_hand'], '.0f')} points per hand and makes "
-        f"{est(doc.numbers['expert.sequences_per_hand'], '.3f')} sequences per hand; greedy "
+        f"The rate belongs to the players: a {HEAD} player scores "
+        f"{est(doc.numbers[f'{HEAD}.points_per_seat_hand'], '.0f')} points per hand and makes "
+        f"{est(doc.numbers[f'{HEAD}.sequences_per_hand'], '.3f')} sequences per hand; greedy "
         f"play {est(doc.numbers['greedy.points_per_seat_hand'], '.0f')} points and "
         f"{est(doc.numbers['greedy.sequences_per_hand'], '.3f')} sequences.",
     ]))
@@ -135,9 +146,9 @@ def build(ctx: Context, doc: Document) -> None:
     sec.add(Figure("loser", plots.png_bytes(fig),
                    "Loser's points plus brisques per decided game; left of the line the "
                    "loser is rubiconed (R6.8)."))
-    conv = convergence(games["expert"]["rubicon"].to_numpy(), "rate")
+    conv = convergence(games[HEAD]["rubicon"].to_numpy(), "rate")
     fig = plots.convergence_plot(conv, "games ending in a rubicon (%)",
-                                 "Rubicon rate (expert) against games simulated",
+                                 f"Rubicon rate ({HEAD}) against games simulated",
                                  xlabel="games simulated (log scale)", scale=100)
     doc.section("Convergence").add(Figure("convergence", plots.png_bytes(fig),
                                           "Running rubicon rate with its Wilson band."))

@@ -3,9 +3,11 @@
 For every variant, a run with the preset's options and one run per other value of each
 option, all on the same seed: game g of every run starts from the same deal, so the
 difference of a per-game measure is averaged over games (paired interval). Every seat plays
-the expert policy, whose planning reads the rules, so an option's effect is what it does to
-good play; the same runs under greedy play, which declares whatever scores most at once, are
-kept beside it, showing the rules' effect without a strategy's adaptation to them.
+learned, the strongest player fast enough for the full size, whose play reads the rules, so
+an option's effect is what it does to good play. The same runs under expert play, the rung
+below, say whether the two strongest players agree on each effect; under greedy play, which
+declares whatever scores most at once, they show the rules' effect without a strategy's
+adaptation to them.
 Measures: points per seat and hand and hands per game (Rubicon, one hand a game: points
 per seat and hand, rubicon rate and settlement). ``target`` is tried at 1.5 times the preset's.
 
@@ -18,7 +20,7 @@ import sys
 
 from bezsim.analysis import plots
 from bezsim.analysis.compare import compare_runs
-from bezsim.analysis.stats import Estimate
+from bezsim.analysis.stats import Estimate, estimate_difference
 from bezsim.report.document import (
     Bullets,
     Document,
@@ -35,7 +37,8 @@ from bezsim.rules import Rules, option_choices, option_names, variant_of
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
             "rubicon")
 QUICK_VARIANTS = ("ordinary", "four_handed_partners", "rubicon")
-POLICY = "expert"
+POLICY = "learned"
+BELOW = "expert"          # the rung below, on the same seeds and options: do they agree?
 COMPARED = "greedy"       # the same seeds and options, for the column of unadapted play
 SCALE = {"three_handed": 0.4, "four_handed": 0.4, "four_handed_partners": 0.6, "rubicon": 2}
 METRICS = {"default": ("points_per_seat_hand", "hands"),
@@ -65,6 +68,10 @@ def _est(row, prefix: str) -> Estimate:
     return Estimate(*(float(row[k]) for k in keys))
 
 
+def d_pph_of(table) -> Estimate:
+    return _est(table.loc["points_per_seat_hand"], "diff")
+
+
 def _run_name(policy: str, variant: str, label: str) -> str:
     # greedy's runs keep the names they had when greedy was the headline (reused runs)
     return f"{variant}-{label}" if policy == COMPARED else f"{variant}-{policy}-{label}"
@@ -79,6 +86,8 @@ def build(ctx: Context, doc: Document) -> None:
     bullets: list[str] = []
     detail = []
     identical: list[tuple[str, str]] = []
+    disagree: list[tuple[str, str, Estimate]] = []
+    compared_effects = 0
     for i, variant in enumerate(variants):
         games = max(10, round(ctx.games * SCALE.get(variant, 1)))
         seed = ctx.seed + i
@@ -86,6 +95,8 @@ def build(ctx: Context, doc: Document) -> None:
                             seed=seed)
         base_c = ctx.simulate(_run_name(COMPARED, variant, "preset"), variant, COMPARED,
                               games, seed=seed)
+        base_b = ctx.simulate(_run_name(BELOW, variant, "preset"), variant, BELOW, games,
+                              seed=seed)
         metrics = METRICS.get(variant, METRICS["default"])
         rows, labels, diffs, found = [], [], [], []
         base_values = compare_runs(base, base, metrics).set_index("metric")
@@ -100,6 +111,10 @@ def build(ctx: Context, doc: Document) -> None:
                                  games, seed=seed, options={name: value})
             d_c = doc.record(f"{COMPARED}.{variant}.{label}.points_per_seat_hand", _est(
                 compare_runs(run_c, base_c, ["points_per_seat_hand"]).iloc[0], "diff"))
+            run_b = ctx.simulate(_run_name(BELOW, variant, label), variant, BELOW, games,
+                                 seed=seed, options={name: value})
+            d_b = doc.record(f"{BELOW}.{variant}.{label}.points_per_seat_hand", _est(
+                compare_runs(run_b, base_b, ["points_per_seat_hand"]).iloc[0], "diff"))
             cells = []
             for metric in metrics:
                 d = _est(table.loc[metric], "diff")
@@ -111,7 +126,13 @@ def build(ctx: Context, doc: Document) -> None:
                 identical.append((variant, label))
             d_pph = _est(table.loc["points_per_seat_hand"], "diff")
             cell_c = signed(d_c, "+.2f")
-            rows.append([f"`{label}`", *cells, f"**{cell_c}**" if excludes_zero(d_c) else cell_c])
+            cell_b = signed(d_b, "+.2f")
+            apart = estimate_difference(d_pph_of(table), d_b)
+            if excludes_zero(apart):
+                disagree.append((variant, label, apart))
+            compared_effects += 1
+            rows.append([f"`{label}`", *cells, f"**{cell_b}**" if excludes_zero(d_b) else cell_b,
+                         f"**{cell_c}**" if excludes_zero(d_c) else cell_c])
             labels.append(label)
             diffs.append(d_pph)
             if excludes_zero(d_pph):
@@ -124,6 +145,7 @@ def build(ctx: Context, doc: Document) -> None:
                        + (top if top else "no option changes it measurably")
                        + (f"; {len(found) - 4} more" if len(found) > 4 else "") + ".")
         heads = [f"Δ {METRIC_TEXT[m][0]} [95%]" for m in metrics] + [
+            f"{BELOW} play: Δ points per seat and hand [95%]",
             f"{COMPARED} play: Δ points per seat and hand [95%]"]
         preset_text = ", ".join(
             f"{METRIC_TEXT[m][0]} " + (pct(doc.numbers[f"{variant}.preset.{m}"])
@@ -139,6 +161,15 @@ def build(ctx: Context, doc: Document) -> None:
                            f"{variant}: each option against the preset")),
                            f"{variant}: change in points per seat and hand, 95% paired "
                            "intervals; red: the interval excludes zero.")))
+    doc.record(f"{POLICY}-{BELOW}.effects_compared", compared_effects)
+    doc.record(f"{POLICY}-{BELOW}.effects_apart", len(disagree))
+    bullets.append(
+        f"{POLICY.capitalize()} and {BELOW}, the two strongest rungs, agree on "
+        f"{compared_effects - len(disagree)} of {compared_effects} effects on points per seat "
+        "and hand (the runs taken as independent)"
+        + ("; they differ on " + "; ".join(f"`{v}: {label}` ({signed(d, '+.1f')})"
+                                          for v, label, d in disagree) if disagree else "")
+        + "; analyses/strength_convergence.py compares the largest effect under search.")
     answer.add(Bullets(bullets))
     if identical:
         answer.add("Identical outcomes in every game (all differences exactly zero): "

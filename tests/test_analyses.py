@@ -14,27 +14,31 @@ from nested_approx import assert_close
 from bezsim.analysis import compare_runs, load_run
 from bezsim.analysis.compounds import compound_stats
 from bezsim.analysis.rubicon import rubicon_stats
+from bezsim.analysis.scores import per_game
 from bezsim.analysis.seats import lead_value
+from bezsim.analysis.stats import paired_difference
 from bezsim.report.document import jsonable
 from bezsim.report.study import compare_numbers
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = ["polish_compounds", "rubicon_rate", "leading_first", "rule_options", "policy_ladder",
-           "search_budget"]
+           "search_budget", "strength_convergence"]
+SEARCHING = ("search_budget", "strength_convergence")
 
 
 def load_script(name: str):
     spec = importlib.util.spec_from_file_location(f"analyses_{name}",
                                                   REPO / "analyses" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module       # as an import would: a dataclass looks it up
     spec.loader.exec_module(module)
     return module
 
 
-# search_budget compiles search: on search's worker (tests/conftest.py), marked here since a
-# mark the conftest adds by name does not reach these parametrised fixtures' tests
+# these compile search: on search's worker (tests/conftest.py), marked here since a mark the
+# conftest adds by name does not reach these parametrised fixtures' tests
 PARAMS = [pytest.param(name, marks=pytest.mark.xdist_group("external"))
-          if name == "search_budget" else name for name in SCRIPTS]
+          if name in SEARCHING else name for name in SCRIPTS]
 
 
 @pytest.fixture(scope="module", params=PARAMS)
@@ -88,22 +92,22 @@ def test_script_numbers_are_the_analysis_functions(quick):
             stats = rubicon_stats(runs / f"rubicon-{policy}")
             assert numbers[f"{policy}.rubicon"] == pytest.approx(list(stats["rubicon"]))
     elif name == "leading_first":
-        lead = lead_value(runs / "three_handed-expert")
+        lead = lead_value(runs / "three_handed-learned")
         assert numbers["three_handed.leader_minus_dealer"] == pytest.approx(
             list(lead["leader_minus_dealer"]))
-        lead = lead_value(runs / "three_handed-heuristic")
-        assert numbers["heuristic.three_handed.leader_minus_dealer"] == pytest.approx(
+        lead = lead_value(runs / "three_handed-expert")
+        assert numbers["expert.three_handed.leader_minus_dealer"] == pytest.approx(
             list(lead["leader_minus_dealer"]))
     elif name == "rule_options":
-        preset = load_run(runs / "ordinary-expert-preset")
-        played = load_run(runs / "ordinary-expert-seven_scores_when=played")
+        preset = load_run(runs / "ordinary-learned-preset")
+        played = load_run(runs / "ordinary-learned-seven_scores_when=played")
         row = compare_runs(played, preset, ["points_per_seat_hand"]).iloc[0]
         assert numbers["ordinary.seven_scores_when=played.points_per_seat_hand"] == \
             pytest.approx([row["diff"], row["diff_low"], row["diff_high"]])
         assert row["method"] == "paired"
     elif name == "policy_ladder":
         import pandas as pd
-        frame = pd.read_parquet(runs / "polish-4" / "tournament.parquet")
+        frame = pd.read_parquet(runs / "polish-5" / "tournament.parquet")
         r = frame[(frame["policy_a"] == "heuristic") & (frame["policy_b"] == "greedy")].iloc[0]
         assert numbers["polish.heuristic-vs-greedy.win_rate"] == pytest.approx(
             [r["win_rate_a"], r["win_rate_low"], r["win_rate_high"]])
@@ -114,6 +118,13 @@ def test_script_numbers_are_the_analysis_functions(quick):
         assert r["policy_b"] == "expert"
         assert numbers["samples=32.win_rate"] == pytest.approx(
             [r["win_rate_a"], r["win_rate_low"], r["win_rate_high"]])
+    elif name == "strength_convergence":
+        rates = rubicon_stats(runs / "rubicon-learned")
+        assert numbers["rubicon_rate.learned"] == pytest.approx(list(rates["rubicon"]))
+        games = {p: per_game(load_run(runs / f"rubicon-{p}")) for p in ("learned", "search4")}
+        assert numbers["rubicon_rate.search(rollout=4)-learned"] == pytest.approx(list(
+            paired_difference(games["search4"]["rubicon"].to_numpy(float),
+                              games["learned"]["rubicon"].to_numpy(float))), nan_ok=True)
 
 
 def test_check_mode_recomputes_and_compares(tmp_path, capsys):

@@ -27,7 +27,7 @@ from bezsim.analysis import (
     stack,
     wilson,
 )
-from bezsim.analysis.stats import Z95
+from bezsim.analysis.stats import Z95, paired_relative_difference
 from bezsim.errors import BezsimError
 from bezsim.rules import Rules
 from bezsim.running.simulation import run_simulation
@@ -66,6 +66,16 @@ def test_mean_and_paired_differences_by_hand():
     with pytest.raises(ValueError):
         paired_difference(a, b)
     assert Estimate(1.0, 0.5, 1.5).format(".1f") == "1.0 [0.5, 1.5]"
+
+
+def test_paired_relative_difference_is_the_ratio_of_means_less_one():
+    a = np.array([3.0, 5.0, 7.0, 9.0])
+    b = np.array([1.0, 2.0, 2.0, 3.0])        # means 6 and 2: a is 200% above b
+    half = Z95 * np.std(a - 3 * b, ddof=1) / (2 * 2.0)     # residuals 0, -1, 1, 0
+    assert paired_relative_difference(a, b) == pytest.approx((2.0, 2.0 - half, 2.0 + half))
+    assert paired_relative_difference(2 * b, b) == pytest.approx((1.0, 1.0, 1.0))
+    with pytest.raises(ValueError):
+        paired_relative_difference(a, b[:3])
 
 
 def test_convergence_ends_at_the_full_estimate():

@@ -135,3 +135,25 @@ def paired_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Estimate:
     if x.shape != y.shape:
         raise ValueError(f"paired samples differ in size: {x.shape} and {y.shape}")
     return mean_ci(x - y, z)
+
+
+def paired_relative_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Estimate:
+    """mean(a) / mean(b) - 1 over matched units, a relative difference (delta method: the
+    interval uses the spread of a - r b, so what the units share cancels)."""
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    if x.shape != y.shape:
+        raise ValueError(f"paired samples differ in size: {x.shape} and {y.shape}")
+    if x.size < 2 or y.mean() == 0:
+        return NAN_ESTIMATE
+    ratio = float(x.mean() / y.mean())
+    half = z * float((x - ratio * y).std(ddof=1)) / (math.sqrt(x.size) * abs(float(y.mean())))
+    return Estimate(ratio - 1, ratio - 1 - half, ratio - 1 + half)
+
+
+def estimate_difference(a: tuple[float, ...], b: tuple[float, ...]) -> Estimate:
+    """a - b for two estimates with normal intervals, taken as independent: when they come
+    from the same deals this is wider than their paired interval, so a difference it finds
+    is real."""
+    half = math.hypot((a[2] - a[1]) / 2, (b[2] - b[1]) / 2)
+    return Estimate(a[0] - b[0], a[0] - b[0] - half, a[0] - b[0] + half)
