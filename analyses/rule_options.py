@@ -68,10 +68,6 @@ def _est(row, prefix: str) -> Estimate:
     return Estimate(*(float(row[k]) for k in keys))
 
 
-def d_pph_of(table) -> Estimate:
-    return _est(table.loc["points_per_seat_hand"], "diff")
-
-
 def _run_name(policy: str, variant: str, label: str) -> str:
     # greedy's runs keep the names they had when greedy was the headline (reused runs)
     return f"{variant}-{label}" if policy == COMPARED else f"{variant}-{policy}-{label}"
@@ -127,7 +123,7 @@ def build(ctx: Context, doc: Document) -> None:
             d_pph = _est(table.loc["points_per_seat_hand"], "diff")
             cell_c = signed(d_c, "+.2f")
             cell_b = signed(d_b, "+.2f")
-            apart = estimate_difference(d_pph_of(table), d_b)
+            apart = estimate_difference(d_pph, d_b)
             if excludes_zero(apart):
                 disagree.append((variant, label, apart))
             compared_effects += 1

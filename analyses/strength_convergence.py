@@ -30,7 +30,7 @@ import pandas as pd
 from bezsim.analysis import plots
 from bezsim.analysis.compounds import load_declarations
 from bezsim.analysis.load import Run
-from bezsim.analysis.scores import per_game
+from bezsim.analysis.scores import hand_points, per_game
 from bezsim.analysis.stats import (
     Estimate,
     mean_ci,
@@ -101,7 +101,7 @@ def _hands(run: Run) -> pd.DataFrame:
 
 def points_per_seat(run: Run) -> pd.Series:
     """Each hand's points, all seats together, over the seats."""
-    return _hands(run).groupby(["game_id", "hand"])["points"].sum() / run.players
+    return hand_points(run).set_index(["game_id", "hand"])["per_seat"]
 
 
 def leader_minus_dealer(run: Run) -> pd.Series:
