@@ -229,6 +229,9 @@ def evaluate_into(S, seat, rules, params, stream):
     margin = np.zeros(n, np.int64)
     total = np.zeros(n, np.int64)
     gain2 = np.zeros(n)
+    acts = np.empty(n, np.int32)       # the play-outs take an action as search's other callers
+    for j in range(n):                 # do (one compiled play-out engine for all of them)
+        acts[j] = int(params[EVAL_ACTS + j])
     played = int(params[EVAL_DEALS])
     for k in range(played):
         if not determinize(S, base, seat, rules, stream, pool, known):
@@ -237,7 +240,7 @@ def evaluate_into(S, seat, rules, params, stream):
         for j in range(n):
             for i in range(S_BASE):
                 W[i] = base[i]
-            resume_after_decision(rules, W, rr, ids, pp, None, seat, int(params[EVAL_ACTS + j]))
+            resume_after_decision(rules, W, rr, ids, pp, None, seat, acts[j])
             margin[j] = hand_value(W, seat, rules, settlement)
             total[j] += margin[j]
             params[EVAL_VALUES + k * n + j] = margin[j]

@@ -17,6 +17,18 @@ from bezsim.policies.expert.policy import card_value
 from bezsim.policies.expert.polish import polish_card_value
 
 
+# expert's valuations are inlined into expert's own loop; learned calls them through these, so
+# their bodies compile once here instead of once in every function that scores cards
+@njit(cache=True, _nrt=False)
+def expert_card_value(S, ew, c, packs, t, stage2, rubicon, brisque_pts, ctx):
+    return card_value(S, ew, c, packs, t, stage2, rubicon, brisque_pts, ctx, True)
+
+
+@njit(cache=True, _nrt=False)
+def expert_polish_card_value(S, ew, c, t, stage2, brisque_pts, pctx):
+    return polish_card_value(S, ew, c, t, stage2, brisque_pts, pctx)
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def card_facts(S, c, t, players):
     """(rank, 1 if a trump, 1 if a brisque, stock left, share of the stock drawn)."""
@@ -33,8 +45,8 @@ def card_facts(S, c, t, players):
 def card_features(S, ew, c, packs, t, stage2, rubicon, brisque_pts, ctx, players):
     """The features of playing card ``c`` (in weights.FEATURES order), expert's row ``ew``
     and ``ctx`` from expert's card_context."""
-    v, keep, pot, wins, hold, sure = card_value(S, ew, c, packs, t, stage2, rubicon,
-                                                brisque_pts, ctx, True)
+    v, keep, pot, wins, hold, sure = expert_card_value(S, ew, c, packs, t, stage2, rubicon,
+                                                       brisque_pts, ctx)
     n_trick = ctx[8]
     win_bonus = ctx[10]
     lose_cost = ctx[11]
@@ -57,7 +69,8 @@ def polish_features(S, ew, c, t, stage2, brisque_pts, pctx, players):
     open cards of the trick's winner), in the same slots: ``won`` what the trick brings us
     when the card wins, ``lost`` what it brings the opponent when it does not,
     ``declare_win`` and ``deny_lose`` what the card's own open card brings us or him."""
-    v, keep, g_me, g_op, bp, wins = polish_card_value(S, ew, c, t, stage2, brisque_pts, pctx)
+    v, keep, g_me, g_op, bp, wins = expert_polish_card_value(S, ew, c, t, stage2, brisque_pts,
+                                                             pctx)
     n_trick = pctx[3]
     mine_now = pctx[4]
     theirs_now = pctx[5]
