@@ -11,11 +11,11 @@ half, or in a one-hand game (Rubicon) the mean settlement per deal (R6.8). Every
 meets the same deals, so a difference between two candidates is theirs, not the cards'.
 
 The search runs in scaled coordinates: weight i is ``start_i + x_i * step_i``, clipped to
-its parameter's range, with ``step_i`` half the starting value (at least 0.1, at most a
-quarter of a bounded range). A run writes into its directory ``checkpoint.pkl`` (the
-optimiser, its random state and the history, replaced atomically after each generation)
-and ``best.json``: a parameters file that ``simulate``, ``tournament`` and ``replay``
-accept as ``--policies @best.json``.
+its parameter's range, with ``step_i`` half the starting value (at least the parameter's
+declared ``tune_step``, at most a quarter of a bounded range). A run writes into its
+directory ``checkpoint.pkl`` (the optimiser, its random state and the history, replaced
+atomically after each generation) and ``best.json``: a parameters file that ``simulate``,
+``tournament`` and ``replay`` accept as ``--policies @best.json``.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def _steps(setup: TuneSetup, start: dict[str, float]) -> np.ndarray:
     steps = []
     for name in setup.params:
         p = info.param(name)
-        step = max(0.5 * abs(start[name]), 0.1)
+        step = max(0.5 * abs(start[name]), p.tune_step)
         if math.isfinite(p.low) and math.isfinite(p.high):
             step = min(step, (p.high - p.low) / 4)
         steps.append(step)

@@ -160,11 +160,12 @@ def declaring_points(tmp_path_factory):
 
 def oracle_choice(snap, row, stream):
     """The values search compares with one sampled deal and no gate: each offered action
-    played out from the decision by expert seats in the deal search draws first (its side's
-    margin at the end of the hand)."""
+    played out from the decision in the deal search draws first by seats of its rollout
+    policy, learned (rollout=4) or expert (its side's margin at the end of the hand)."""
     from bezsim.engine.resume import resume_after_decision
-    from bezsim.policies.builtin import EXPERT
+    from bezsim.policies.builtin import EXPERT, LEARNED
     from bezsim.policies.deals import determinize, hand_value, rules_of
+    from bezsim.policies.search_params import N_ROLLOUT_WEIGHTS, P_ROLLOUT, P_ROLLOUT_WEIGHTS
 
     S, seat = snap.S, snap.seat
     rules = rules_of(S)
@@ -172,13 +173,14 @@ def oracle_choice(snap, row, stream):
     assert determinize(S, base, seat, rules, stream.copy(), np.zeros(st.N_MAX, np.int32),
                        np.zeros(C.MAX_HAND, np.int32))
     players = snap.players
-    pp = np.zeros((players, 32))
-    pp[:, :] = row[16:48]
+    pp = np.zeros((players, N_ROLLOUT_WEIGHTS))
+    pp[:, :] = row[P_ROLLOUT_WEIGHTS:P_ROLLOUT_WEIGHTS + N_ROLLOUT_WEIGHTS]
+    policy = LEARNED if row[P_ROLLOUT] == 4 else EXPERT
     values = []
     for i in range(snap.n_actions):
         W = base.copy()
         resume_after_decision(rules, W, np.zeros((1 + players, 4), np.uint64),
-                              np.full(players, EXPERT, np.int64), pp, None, seat,
+                              np.full(players, policy, np.int64), pp, None, seat,
                               S[st.O_ACTS + i])
         values.append(int(hand_value(W, seat, rules, False)))
     return values
@@ -187,14 +189,15 @@ def oracle_choice(snap, row, stream):
 def test_search_decides_declarations_by_their_play_outs(declaring_points):
     """A declaration, a seven, a Polish exchange or a partner's turn is searched like a card:
     with one deal and no gate (z=0, prior 0), search takes an action whose play-out from
-    that decision (expert seats, the deal it sampled) ends with the best margin. Checked on
+    that decision (its rollout policy's seats, the deal it sampled) ends with the best
+    margin, with learned play-outs (the default) and with expert's. Checked on
     declaring
     decisions of every variant against play-outs made here, action by action."""
     from bezsim.policies.registry import policy_params
 
     checked, differ = 0, 0
-    for snap in declaring_points[::2]:
-        spec = "search(samples=1,z=0,prior=0,first=0,horizon=1000)"
+    for k, snap in enumerate(declaring_points[::2]):
+        spec = f"search(rollout={3 + k % 2},samples=1,z=0,prior=0,first=0,horizon=1000)"
         row = policy_params(parse_policies([spec] * snap.players, snap.players),
                             "ordinary")[0]
         stream = np.array([3, 1, 4, 1], np.uint64)
@@ -288,10 +291,29 @@ def test_a_run_records_the_values_search_plays_with():
     other defaults is not resumed as the same run. The old games stay reachable by name."""
     from bezsim.policies.registry import SEARCH_CARDS_HEURISTIC, resolved_values, tuned_defaults
 
-    values = resolved_values(["search", f"search({SEARCH_CARDS_HEURISTIC})"], "rubicon")
+    values = resolved_values(["search", "search(rollout=3)", f"search({SEARCH_CARDS_HEURISTIC})"],
+                             "rubicon")
     now = values["search"]
-    assert (now["samples"], now["rollout"], now["every"], now["first"]) == (32, 3, 1, 4)
-    assert now["rollout.settle"] == tuned_defaults("expert", "rubicon")["settle"]
+    assert (now["samples"], now["rollout"], now["every"], now["first"]) == (32, 4, 1, 4)
+    assert now["rollout.brisque"] == tuned_defaults("learned", "rubicon")["brisque"]
+    with_expert = values["search(rollout=3)"]
+    assert with_expert["rollout.settle"] == tuned_defaults("expert", "rubicon")["settle"]
     old = values[f"search({SEARCH_CARDS_HEURISTIC})"]
     assert (old["samples"], old["rollout"], old["every"], old["first"]) == (12, 2, 0, 0)
     assert not any(k.startswith("rollout.") for k in old)
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
+def test_the_tree_plays_expert_below_the_tree_whatever_the_rollout(variant):
+    """method=1's tree policy is expert: with learned play-outs (the default) its rows are
+    the expert rows learned carries, the same as search(rollout=3) gives it."""
+    from bezsim.policies.search import playout_seats, tree_rows
+
+    weights = np.array(DEFAULT_WEIGHTS, np.float64)
+    rows = {}
+    for rollout in (3, 4):
+        params = policy_params([f"search(rollout={rollout},method=1)"], variant)[0]
+        _, pp = playout_seats(params, 2, weights)
+        tree_rows(pp, params[1])
+        rows[rollout] = pp
+    assert rows[3].any() and np.array_equal(rows[3], rows[4])

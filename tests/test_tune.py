@@ -122,3 +122,13 @@ def test_by_default_only_the_parameters_a_variant_reads_are_tuned(tmp_path, vari
                                policy="expert"), tmp_path / variant)
     tuned = set(state["setup"]["params"])
     assert read <= tuned and not (unread & tuned)
+
+
+def test_each_weight_steps_in_its_own_unit():
+    """A weight on points starting at 0 steps by tenths; learned's bonuses in points by 5
+    points (a tenth of a point would take CMA-ES dozens of generations to leave 0); a
+    nonzero start steps by half its value, within a quarter of the range."""
+    setup = _setup(1, policy="learned", variant="rubicon",
+                   params=("keep", "wins", "expert", "trump"))
+    start = {"keep": 0.0, "wins": 0.0, "expert": 1.0, "trump": -1000.0}
+    assert tuning._steps(setup, start).tolist() == [0.1, 5.0, 0.5, 500.0]

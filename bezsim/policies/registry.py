@@ -48,6 +48,7 @@ class Param:
     high: float = math.inf
     whole: bool = False
     read_when: str = ""            # a bezsim.rules.Variant feature of the games that read it
+    tune_step: float = 0.1         # bezsim tune's smallest step (weight.py)
 
     def read_in(self, variant: str) -> bool:
         """Does a game of this preset ever read the parameter? (``bezsim tune`` tunes only
@@ -95,7 +96,8 @@ def _params(weights: tuple[Weight, ...]) -> tuple[Param, ...]:
         if w.read_when and w.read_when not in features:
             raise ValueError(f"weight {w.name}: read_when {w.read_when!r} is not one of "
                              f"bezsim.rules.Variant's features {sorted(features)}")
-    return tuple(Param(w.name, w.default, w.meaning, w.low, w.high, w.whole, w.read_when)
+    return tuple(Param(w.name, w.default, w.meaning, w.low, w.high, w.whole, w.read_when,
+                       w.tune_step)
                  for w in weights)
 
 
@@ -125,8 +127,8 @@ BUILTINS["expert"] = PolicyInfo(
 BUILTINS["learned"] = PolicyInfo(
     "learned", LEARNED,
     "scores each card by expert's valuation and its parts, reweighted by weights fitted to "
-    "search's values of the same decisions (bezsim learn); declarations are expert's; "
-    "weights fitted per preset",
+    "search's values of the same decisions (bezsim learn; in Rubicon tuned by play against "
+    "expert, bezsim tune); declarations are expert's; weights per preset",
     _params(LEARNED_WEIGHTS),
     by_variant=True)
 
@@ -141,8 +143,8 @@ BUILTINS["search"] = PolicyInfo(
     "search", EXTERNAL,
     "Monte Carlo search over what the seat has seen: every decision (card, declaration, "
     "seven, the partner's declarations, the pairs ending) is tried in sampled deals "
-    "consistent with it and played out by expert players; an action replaces expert's only "
-    "when its gain over the same deals clears a confidence gate, and actions that cannot "
+    "consistent with it and played out by learned players; an action replaces learned's "
+    "only when its gain over the same deals clears a confidence gate, and actions that cannot "
     "clear it leave the race early; two-handed stage 2 is solved exactly",
     _params(SEARCH_WEIGHTS),
     _search_function)

@@ -7,19 +7,20 @@ and the R4.2 pairs ending (``every=0``: card plays only). A decision
 samples deals of the cards the seat has not seen (other seats' concealed cards and the stock,
 in the counts it knows), the same deals for every candidate action, and plays each one out
 to the end of the hand from that very decision (engine/resume.py), by the engine's own rules
-and built-in players (``rollout``: expert at its tuned defaults for the variant; greedy or
-heuristic). Every seat of a play-out decides on what it can see in that deal, so no player
-there uses cards it could not know. An action's worth is its side's hand margin (points
-minus the best other side's; ``settlement=1`` in Rubicon: the R6.8 stake instead).
+and built-in players (``rollout``: learned, the default, or expert at its tuned defaults for
+the variant; greedy or heuristic). Every seat of a play-out decides on what it can see in
+that deal, so no player there uses cards it could not know. An action's worth is its side's
+hand margin (points minus the best other side's; ``settlement=1`` in Rubicon: the R6.8 stake
+instead).
 
-The base policy's action (expert's) stands unless another's mean paired gain over the same
-deals clears ``prior`` by ``z`` standard errors. The race: from the ``first`` deal on, an
-action whose mean gain plus ``drop`` standard errors falls below the prior gets no more
-deals; with no rival left the base action is played, and a lone rival that clears the gate
-is played at once. Most decisions end after a few deals, which is where the cost went. Stage
-1 is searched only once the stock holds at most ``horizon`` cards; once the stock is empty in
-a two-handed game without open cards, a player who remembers the cards knows both hands, and
-policies/solver.py plays the last tricks exactly.
+The base policy's action (the play-outs' player's) stands unless another's mean paired gain
+over the same deals clears ``prior`` by ``z`` standard errors. The race: from the ``first``
+deal on, an action whose mean gain plus ``drop`` standard errors falls below the prior gets
+no more deals; with no rival left the base action is played, and a lone rival that clears
+the gate is played at once. Most decisions end after a few deals, which is where the cost
+went. Stage 1 is searched only once the stock holds at most ``horizon`` cards; once the
+stock is empty in a two-handed game without open cards, a player who remembers the cards
+knows both hands, and policies/solver.py plays the last tricks exactly.
 
 ``method=1`` replaces the per-action play-outs by information-set MCTS
 (policies/tree.py), kept as a parameter for comparison: at equal or greater cost it is
@@ -56,6 +57,7 @@ from bezsim.policies.expert import expert_policy
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
 from bezsim.policies.learned import learned_policy
 from bezsim.policies.learned.record import recorder_policy
+from bezsim.policies.learned.weights import EXPERT_COLUMN
 from bezsim.policies.search_params import (
     EVAL_ACTS,
     EVAL_AT,
@@ -209,6 +211,17 @@ def playout_seats(params, players, weights):
     return ids, pp
 
 
+@njit(cache=True, _nrt=False)
+def tree_rows(pp, rollout):
+    """The tree policy plays expert below the tree (policies/tree.py): with learned's rows
+    (rollout=4) each row becomes the expert row learned carries at EXPERT_COLUMN."""
+    if rollout != 4:
+        return
+    for p in range(pp.shape[0]):
+        for i in range(N_ROLLOUT_WEIGHTS):
+            pp[p, i] = pp[p, EXPERT_COLUMN + i] if EXPERT_COLUMN + i < N_ROLLOUT_WEIGHTS else 0.0
+
+
 @njit(cache=True)
 def evaluate_into(S, seat, rules, params, stream):
     """Every listed action's play-out value in every deal, written into the row (EVAL_AT,
@@ -312,6 +325,7 @@ def search_policy(S, seat, params, stream):
     if params[P_METHOD] == 1:
         for p in range(players):
             ids[p] = TREE
+        tree_rows(pp, params[P_ROLLOUT])
         return ismcts(S, seat, rules, stream, h, samples * n_cand, params[P_EXPLORE], pp,
                       ids, settlement)
     base = np.empty(S_BASE, np.int32)

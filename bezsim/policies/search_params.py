@@ -8,7 +8,7 @@ from bezsim.policies.weight import Weight, defaults, index
 WEIGHTS = (
     Weight("samples", 32.0, "most sampled deals per decision (the budget)", 1, 1_000_000,
            whole=True),
-    Weight("rollout", 3.0, "policy of the play-outs and base policy: 1 greedy, 2 heuristic, "
+    Weight("rollout", 4.0, "policy of the play-outs and base policy: 1 greedy, 2 heuristic, "
            "3 expert, 4 learned (at their defaults for the variant)", 1, 4, whole=True),
     Weight("exact_stage2", 1.0, "1: solve two-handed stage 2 exactly (perfect information); "
            "0: sample it like stage 1", 0, 1, whole=True),
@@ -27,9 +27,9 @@ WEIGHTS = (
            "errors is below the prior", -100, 100),
     Weight("settlement", 0.0, "Rubicon: 1 values a play-out by the settlement (R6.8), 0 by the "
            "hand margin (the hand margin measured stronger)", 0, 1, whole=True),
-    Weight("method", 0.0, "0: every action played out by expert in each sampled deal (policy "
-           "rollouts); 1: information-set MCTS over samples x actions iterations (expert "
-           "play-outs, compared in analyses/search_budget.py)", 0, 1, whole=True),
+    Weight("method", 0.0, "0: every action played out by the rollout policy in each sampled "
+           "deal (policy rollouts); 1: information-set MCTS over samples x actions iterations "
+           "(expert play-outs, compared in analyses/search_budget.py)", 0, 1, whole=True),
     Weight("explore", 60.0, "method=1: UCB exploration constant, in points", 0, 1e6),
 )
 INDEX = index(WEIGHTS)

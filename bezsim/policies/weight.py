@@ -23,6 +23,8 @@ class Weight:
     read_when: str = ""            # a bezsim.rules.Variant feature true in the games that
     #                                read it ("settlement", "open_cards", "partners"; "": all)
     whole: bool = False            # only whole numbers are accepted
+    tune_step: float = 0.1         # ``bezsim tune``'s smallest step for it (its natural unit:
+    #                                a weight on points moves by tenths, a bonus in points by more)
 
 
 def index(weights: tuple[Weight, ...]) -> dict[str, int]:

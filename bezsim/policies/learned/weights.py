@@ -35,10 +35,18 @@ _STAGE1 = (  # stage 1 only
     ("deny_lose", 0.0, "weight of the opponent's declaration a lost trick allows, when the "
      "card loses", 100),
 )
+POINT_STEP = 5.0   # bezsim tune's smallest step for a bonus in points (a weight's is 0.1)
+
+
+def _weight(name: str, default: float, meaning: str, bound: float) -> Weight:
+    step = POINT_STEP if bound == 1000 else 0.1     # bound 1000: a bonus in points
+    return Weight(name, default, meaning, -bound, bound, tune_step=step)
+
+
 FEATURES = tuple(
-    Weight(name, default, f"stage 1: {meaning}", -bound, bound)
+    _weight(name, default, f"stage 1: {meaning}", bound)
     for name, default, meaning, bound in _PLAY + _STAGE1) + tuple(
-    Weight(f"s2_{name}", default, f"stage 2: {meaning}", -bound, bound)
+    _weight(f"s2_{name}", default, f"stage 2: {meaning}", bound)
     for name, default, meaning, bound in _PLAY)
 N_STAGE1 = len(_PLAY) + len(_STAGE1)     # stage-2 features follow the stage-1 ones
 WEIGHTS = FEATURES
