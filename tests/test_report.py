@@ -169,3 +169,27 @@ def test_report_refuses_an_incomplete_run(tmp_path):
     (run / "manifest.json").write_text(json.dumps(manifest))
     result = CliRunner().invoke(cli, ["report", str(run)])
     assert result.exit_code == 2 and "incomplete (6,000 of 9,000 games)" in result.stderr
+
+
+def test_a_stored_study_run_of_other_kernels_is_played_again(tmp_path, monkeypatch):
+    """A study reuses a finished run only if the kernel sources that played it are today's
+    (the digest beside it); a run of other or unknown kernels is removed to be played again,
+    one of the same kernels is kept (so an interrupted run resumes)."""
+    from bezsim.engine import cache
+    from bezsim.report.study import same_kernels
+
+    run = tmp_path / "ordinary-expert"
+    run.mkdir()
+    (run / "manifest.json").write_text("{}")
+    monkeypatch.setattr(cache, "kernel_digest", lambda: "aaaa")
+    same_kernels(run)                                   # no digest beside it: unknown
+    assert not run.exists()
+    assert (tmp_path / "ordinary-expert.kernels").read_text() == "aaaa\n"
+    run.mkdir()
+    (run / "manifest.json").write_text("{}")
+    same_kernels(run)                                   # the same kernels: kept
+    assert (run / "manifest.json").is_file()
+    monkeypatch.setattr(cache, "kernel_digest", lambda: "bbbb")
+    same_kernels(run)                                   # other kernels: played again
+    assert not run.exists()
+    assert (tmp_path / "ordinary-expert.kernels").read_text() == "bbbb\n"

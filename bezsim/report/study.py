@@ -8,7 +8,9 @@ into ``data/runs/analyses/<name>/``, a report written to ``analyses/reports/<nam
 A study is a pure function of (seed, size): ``--check`` re-simulates at the size the
 committed JSON records and compares every number with it, so a committed report can be
 shown to be what the code gives. Finished runs are kept (git-ignored), so writing the report
-again does not simulate again.
+again does not simulate again, unless the engine's or a policy's code changed since: beside
+each run lies the digest of the kernel sources it was played with, and a run played with
+others is played again.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import argparse
 import inspect
 import json
 import math
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -64,6 +67,7 @@ class Context:
                                rules.players)
         seed = self.seed if seed is None else seed
         out = self.runs_dir / label
+        same_kernels(out)
         self.log(f"{label}: {variant}, {games:,} games, {','.join(specs)}, seed {seed}")
         run_simulation(rules, specs, seed, games, out, threads=self.threads, progress=False)
         return load_run(out, label)
@@ -78,6 +82,7 @@ class Context:
         names = tour.check_policies(list(policies))
         seed = self.seed if seed is None else seed
         out = self.runs_dir / label
+        same_kernels(out)
         description = tour.describe_run(rules, names, deals, seed)
         stored = out / tour.JSON_NAME
         if not (stored.is_file() and _same_tournament(stored, description)):
@@ -86,6 +91,21 @@ class Context:
             frame = tour.run_tournament(rules, names, deals, seed, threads=self.threads)
             tour.write_tournament(frame, out, description)
         return tour.read_tournament(out)
+
+
+def same_kernels(out: Path) -> None:
+    """Remove a stored run played by other kernel sources (or of unknown ones), so it is
+    played again: a run's identity is its rules, policies and seed, but a fix to the engine
+    or a policy changes its games without changing those. Then record this code's digest
+    beside the run (``<run>.kernels``), so an interrupted run of the same code resumes."""
+    from bezsim.engine.cache import kernel_digest
+
+    digest = kernel_digest()
+    marker = out.with_name(out.name + ".kernels")
+    if out.exists() and (not marker.is_file() or marker.read_text().strip() != digest):
+        shutil.rmtree(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(digest + "\n")
 
 
 def _same_tournament(path: Path, description: dict[str, Any]) -> bool:
