@@ -11,6 +11,7 @@ afterwards).
 
 
 import contextlib
+import functools
 import hashlib
 import os
 import shutil
@@ -39,7 +40,10 @@ def kernel_sources() -> list[Path]:
     return sorted(sources, key=lambda p: p.relative_to(_PACKAGE).as_posix())
 
 
+@functools.cache
 def kernel_digest() -> str:
+    """A hash of every kernel source, read once: the sources this process compiles from,
+    even if the files change while it runs."""
     digest = hashlib.sha256()
     for source in kernel_sources():
         digest.update(source.relative_to(_PACKAGE).as_posix().encode())
