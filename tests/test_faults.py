@@ -116,6 +116,35 @@ def test_damaged_shards_are_detected_and_redone_from_the_cli(tmp_path, whole, re
     same_tables(out, whole)
 
 
+def test_a_run_begun_by_other_code_is_read_but_not_finished(tmp_path, whole):
+    """A fix to the engine or a policy changes games without changing a run's rules,
+    policies or seed, so a run with games left to play is refused (one line, exit 2,
+    nothing written) unless the code that began it finishes it; a finished run is fine."""
+    import shutil
+
+    from bezsim.engine.cache import kernel_digest
+
+    for stored, shown in (("0123456789abcdef", "0123456789abcdef"), (None, "unrecorded")):
+        out = tmp_path / shown
+        shutil.copytree(whole, out)
+        manifest = json.loads((out / "manifest.json").read_text())
+        assert manifest["kernels"] == kernel_digest()
+        manifest["kernels"] = stored
+        if stored is None:
+            del manifest["kernels"]
+        (out / "manifest.json").write_text(json.dumps(manifest))
+        finished = invoke("simulate", "--resume", str(out))
+        assert finished.exit_code == 0 and "all 40 already in" in finished.stdout, finished.output
+        shard_paths(out, 1)["games"].unlink()
+        done = invoke("simulate", "--resume", str(out))
+        assert done.exit_code == 2
+        assert done.output.strip() == (
+            f"bezsim: error: output directory {out} holds a run begun by other engine or "
+            f"policy code (kernel sources {shown}, not {kernel_digest()}): finish it with the "
+            "bezsim that began it, or play it again in another directory")
+        assert not shard_paths(out, 1)["games"].exists()
+
+
 def test_a_byte_damaged_inside_a_file_is_found_by_its_page_checksum(tmp_path, whole):
     """One byte flipped in the middle of a shard file leaves its footer readable, so only the
     page checksums (written with every shard) show it: reading the run is one clear error

@@ -329,12 +329,15 @@ def test_manifest_new_resume_and_different(tmp_path):
 
 
 def test_manifest_contents(tmp_path):
+    from bezsim.engine.cache import kernel_digest
+
     mf.write_manifest(tmp_path, mf.build_manifest(_identity(seed=5)))
     stored = json.loads((tmp_path / "manifest.json").read_text())
     assert stored["seed"] == 5 and stored["games"] == 100 and stored["shard_size"] == 50
     assert stored["policies"] == POLICIES
     assert stored["rules"] == Rules.make().to_dict()
     assert stored["bezsim_version"] == "0.1.0"
+    assert stored["kernels"] == kernel_digest()
     assert set(stored["versions"]) >= {"numba", "numpy", "pyarrow", "python"}
     assert stored["versions"]["pyarrow"] == pa.__version__
     assert stored["created"].startswith("20")

@@ -1,7 +1,10 @@
 """``DIR/manifest.json``: what run a directory holds, so a rerun can resume it safely.
 
 The identity (rules, policies, seed, games, shard size, bezsim version) decides the output;
-a directory is resumed only by a command with the same identity, and refused otherwise.
+a directory is resumed only by a command with the same identity, and refused otherwise. The
+manifest also records a digest of the engine's and policies' sources: a fix to either changes
+games without changing the identity, so a run with games left to play is finished only by the
+code that began it (a finished run is read by any).
 """
 
 from __future__ import annotations
@@ -66,9 +69,12 @@ def _library_versions() -> tuple[tuple[str, str], ...]:
 
 
 def build_manifest(identity: dict[str, Any]) -> dict[str, Any]:
+    from bezsim.engine.cache import kernel_digest
+
     return {
         "format": MANIFEST_FORMAT,
         **identity,
+        "kernels": kernel_digest(),
         "tables": ["hands", "games", "declarations"],
         "versions": library_versions(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -133,6 +139,20 @@ def describe_difference(found: dict[str, Any], wanted: dict[str, Any]) -> str | 
                                                                  or found["policy_params"]))
                 + " (its tuned defaults have changed since the run was made)")
     return None
+
+
+def check_same_kernels(out_dir: str | os.PathLike) -> None:
+    """Refuse to play more games into a run begun by other engine or policy code (or by code
+    that did not record its digest): the run would hold games of two codes."""
+    from bezsim.engine.cache import kernel_digest
+
+    found = (read_manifest(out_dir) or {}).get("kernels")
+    here = kernel_digest()
+    if found != here:
+        raise BezsimError(f"output directory {store_for(out_dir)} holds a run begun by other "
+                          f"engine or policy code (kernel sources {found or 'unrecorded'}, "
+                          f"not {here}): finish it with the bezsim that began it, or play it "
+                          "again in another directory")
 
 
 def check_out_dir(out_dir: str | os.PathLike,

@@ -20,7 +20,13 @@ import numpy as np
 
 from bezsim.engine import api
 from bezsim.errors import BezsimError
-from bezsim.io.manifest import build_manifest, check_out_dir, run_identity, write_manifest
+from bezsim.io.manifest import (
+    build_manifest,
+    check_out_dir,
+    check_same_kernels,
+    run_identity,
+    write_manifest,
+)
 from bezsim.io.schema import TABLE_NAMES
 from bezsim.io.shards import (
     damage_note,
@@ -186,6 +192,7 @@ def _prepare_out_dir(out, identity: dict[str, Any], plan: list
                                f"{shard.game_start + shard.n_games - 1:,}): {note}")
     if todo:                  # a finished run needs no writing, wherever it lies
         check_writable_dir(str(out))
+        check_same_kernels(out)
         remove_stale_temporaries(out)
     return state, todo, tuple(damaged)
 
