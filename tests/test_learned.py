@@ -126,3 +126,44 @@ def test_a_model_file_is_a_policy(tmp_path):
     assert specs[0].startswith("learned(") and "trump=2" in specs[0]
     batch = run_games(Rules.make("ordinary"), specs, 1, 0, 2, threads=1)
     assert (batch.game_info[:, C.GI_HANDS] > 0).all()
+
+
+@LEARNED_GROUP
+def test_declaration_weights_weigh_expert_terms_in_a_rubicon_position():
+    """R6.6 under later_class: a king put into four kings never marries after it, but a
+    married king still counts in a later four. Seat 0, hearts trumps, has just won a trick
+    with K♠ Q♠ and a king of every suit: common marriage ♠ (20) and four kings (80) are
+    offered. Weighing what the marriage leaves for later (four kings still to score) above
+    its points takes the marriage first; weighing it at nothing takes the 80 now. At 1 and 1
+    learned chooses as expert does."""
+    from bezsim.engine import state as st
+    from bezsim.engine.offers import legal_declarations
+    from bezsim.policies.expert import expert_policy
+    from bezsim.policies.learned import learned_policy
+    from bezsim.position import build_state, parse_position
+
+    position = parse_position({
+        "variant": "rubicon", "trumps": "♥", "stock": 92, "trick": 10, "to_move": 0,
+        "phase": "declare",
+        "seats": [{"hand": ["K♠", "Q♠", "K♥", "K♦", "K♣", "7♦", "8♣", "9♣", "7♣"],
+                   "declared": {}}, {"hand": []}]})
+    S0 = build_state(position, event_cap=64)
+    n = legal_declarations(position.rules.params(), S0, 0, True, True, st.O_ACTS)
+    S0[st.O_ACTS + n] = C.A_STOP            # as the engine offers them (engine/hand.py)
+    S0[st.O_APTS + n] = 0
+    n += 1
+    S0[st.O_N_ACTS] = n
+    S0[st.O_DECISION] = C.D_DECLARE
+    offers = ["stop" if c == C.A_STOP else C.KIND_NAMES[int(c) >> 2]
+              for c in S0[st.O_ACTS:st.O_ACTS + n]]
+    assert offers == ["common_marriage", "four_kings", "stop"]
+    rng = np.zeros((3, 4), np.uint64)
+
+    def choice(spec: str) -> str:
+        row = policy_params([spec], "rubicon")[0]
+        policy = expert_policy if spec == "expert" else learned_policy
+        return offers[policy(S0.copy(), 0, row, rng)]
+
+    assert choice("learned(declare_later=4)") == "common_marriage"
+    assert choice("learned(declare_later=0,declare_lock=0)") == "four_kings"
+    assert choice(NEUTRAL) == choice("expert")

@@ -21,17 +21,23 @@ import numpy as np
 from bezsim.io.atomic import write_atomically
 from bezsim.learn.fit import fit
 from bezsim.learn.generate import Budget, Records, record_games
-from bezsim.policies.learned.weights import FEATURE_COLUMN, FEATURES, N_FEATURES
+from bezsim.policies.learned.weights import (
+    DECLARE,
+    FEATURE_COLUMN,
+    FEATURES,
+    INDEX,
+    N_FEATURES,
+)
 
 SHARD_GAMES = 25          # games per shard file
 ROUND_STRIDE = 10**9      # round k plays game indices from k * ROUND_STRIDE
 
 
-def learned_spec(weights: np.ndarray) -> str:
-    """The policy spec of learned with these feature weights (6 significant digits, inside
-    each weight's range)."""
+def learned_spec(weights: np.ndarray, declare: np.ndarray) -> str:
+    """The policy spec of learned with these feature weights and declaration weights (6
+    significant digits, inside each weight's range)."""
     parts = []
-    for w, value in zip(FEATURES, weights, strict=True):
+    for w, value in zip(FEATURES + DECLARE, [*weights, *declare], strict=True):
         v = float(np.clip(float(f"{value:.6g}"), w.low, w.high))
         parts.append(f"{w.name}={v:.6g}")
     return "learned(" + ",".join(parts) + ")"
@@ -42,6 +48,14 @@ def feature_weights(spec: str, variant: str) -> np.ndarray:
 
     row = policy_params([spec], variant)[0]
     return row[FEATURE_COLUMN:FEATURE_COLUMN + N_FEATURES].copy()
+
+
+def declaration_weights(spec: str, variant: str) -> np.ndarray:
+    """The declaration weights of ``spec``: bezsim learn fits card plays and keeps these."""
+    from bezsim.policies.registry import policy_params
+
+    row = policy_params([spec], variant)[0]
+    return row[[INDEX[w.name] for w in DECLARE]].copy()
 
 
 @dataclass(frozen=True)
@@ -118,7 +132,7 @@ def learn(plan: Plan, out_dir: str | Path, threads: int = 2, progress: bool = Tr
         round_dir.mkdir(exist_ok=True)
         records = round_records(rules, plan, spec, k, round_dir, threads, progress)
         result = fit(records, feature_weights(spec, plan.variant))
-        new = learned_spec(result.weights)
+        new = learned_spec(result.weights, declaration_weights(spec, plan.variant))
         _write_json(round_dir / "model.json", {"spec": new, "variant": plan.variant,
                                                "round": k})
         eval_seed = plan.seed + k

@@ -128,7 +128,8 @@ BUILTINS["learned"] = PolicyInfo(
     "learned", LEARNED,
     "scores each card by expert's valuation and its parts, reweighted by weights fitted to "
     "search's values of the same decisions (bezsim learn; in Rubicon tuned by play against "
-    "expert, bezsim tune); declarations are expert's; weights per preset",
+    "expert, in Polish fitted and then tuned so, bezsim tune); declarations are expert's "
+    "choice with two of its terms weighed; weights per preset",
     _params(LEARNED_WEIGHTS),
     by_variant=True)
 

@@ -168,15 +168,17 @@ def _lock_cost(S, w, code, packs, trump, counts, p, bq, bj, levels, cash):
 
 
 @njit(cache=True, _nrt=False)
-def _declare(S, seat, w, packs, rubicon, any_class, counts, p):
+def _declare(S, seat, w, packs, rubicon, any_class, counts, p, lock_scale, later_scale):
     """Which offered declaration to score (the last offer is A_STOP): points now, plus what
     the best of the others, shown "to score", is still worth if this one does not block it
-    (R1.9, R6.6), with a bonus in Rubicon for fixing trumps where a sequence is likeliest."""
+    (R1.9, R6.6), with a bonus in Rubicon for fixing trumps where a sequence is likeliest.
+    ``lock_scale`` and ``later_scale`` weigh the lock cost and the others' worth (expert: 1;
+    learned tunes them)."""
     n = S[O_N_ACTS]
     trump = S[O_SC + SC_TRUMP]
     players = S[O_SC + SC_PLAYERS]
     tricks_left = S[O_SC + SC_STOCK_LEFT] / players
-    later = w[E_LATER] * min(1.0, tricks_left / max(w[E_DEFER], 0.5))
+    later = later_scale * w[E_LATER] * min(1.0, tricks_left / max(w[E_DEFER], 0.5))
     bq, bj = _bez_faces(S, trump)
     (mine_lo, mine_hi, _m1, _m2, seq_lo, seq_hi, _b1, _b2, _f1, _f2,
      un_lo, un_hi, _u) = counts
@@ -225,8 +227,8 @@ def _declare(S, seat, w, packs, rubicon, any_class, counts, p):
                 v += weight * top_v
                 weight *= later
             if rubicon and not any_class:
-                v -= _lock_cost(S, w, code, packs, trump, counts, p, bq, bj,
-                                S[O_RULES + PR_BEZ_LEVELS], w[E_CASH])
+                v -= lock_scale * _lock_cost(S, w, code, packs, trump, counts, p, bq, bj,
+                                             S[O_RULES + PR_BEZ_LEVELS], w[E_CASH])
             if trump == NO_TRUMP and (_is_marriage(kind) or _is_sequence(kind)):
                 # Rubicon: this suit becomes trumps; its sequence is then worth 250
                 s = code & 3

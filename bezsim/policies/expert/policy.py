@@ -201,6 +201,12 @@ def play_scalars(S, seat, w):
 @njit(cache=True, _nrt=False)
 def _declaring(S, seat, w):
     """expert's declaration (declarations.py), from what the seat knows of the cards."""
+    return declaring_weighed(S, seat, w, 1.0, 1.0)
+
+
+@njit(cache=True, _nrt=False)
+def declaring_weighed(S, seat, w, lock_scale, later_scale):
+    """expert's declaration with its lock cost and the others' worth weighed (learned)."""
     packs = S[O_SC + SC_PACKS]
     rubicon = S[O_RULES + PR_BRISQUES_ASIDE] != 0
     any_class = S[O_RULES + PR_REUSE] == REUSE_ANY_CLASS
@@ -210,7 +216,7 @@ def _declaring(S, seat, w):
     unseen = counts[12]
     draws = S[O_SC + SC_STOCK_LEFT] / players
     p = min(0.95, draws / unseen) if unseen > 0 else 0.0
-    return _declare(S, seat, w, packs, rubicon, any_class, counts, p)
+    return _declare(S, seat, w, packs, rubicon, any_class, counts, p, lock_scale, later_scale)
 
 
 @njit(cache=True, _nrt=False)

@@ -15,6 +15,7 @@ from bezsim.engine.jit import njit
 from bezsim.engine.state import O_RULES, O_SC
 from bezsim.policies.expert.policy import card_value
 from bezsim.policies.expert.polish import polish_card_value
+from bezsim.policies.learned.weights import LATE_STOCK
 
 
 # expert's valuations are inlined into expert's own loop; learned calls them through these, so
@@ -56,11 +57,13 @@ def card_features(S, ew, c, packs, t, stage2, rubicon, brisque_pts, ctx, players
     if stage2:
         return (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                 v, keep, w * hold * pot, (1.0 - w) * pot, w, float(sure), trump, brisque,
-                float(7 - r), lead_b)
+                float(7 - r), lead_b, 0.0, 0.0, 0.0, 0.0)
+    late = 1.0 if stock <= LATE_STOCK else 0.0
     return (v, keep, w * hold * pot, (1.0 - w) * pot, w, float(sure), trump, brisque,
             float(7 - r), lead_b, keep * drawn, w if stock <= players else 0.0,
             w * win_bonus, (1.0 - w) * lose_cost,
-            0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+            late * (7 - r), late * brisque, late * w, late * w * win_bonus)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -81,7 +84,10 @@ def polish_features(S, ew, c, t, stage2, brisque_pts, pctx, players):
     lead_b = brisque if n_trick == 0 else 0.0
     if stage2:
         return (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                v, keep, won, lost, w, 0.0, trump, brisque, float(7 - r), lead_b)
+                v, keep, won, lost, w, 0.0, trump, brisque, float(7 - r), lead_b,
+                0.0, 0.0, 0.0, 0.0)
+    late = 1.0 if stock <= LATE_STOCK else 0.0
     return (v, keep, won, lost, w, 0.0, trump, brisque, float(7 - r), lead_b, keep * drawn,
             w if stock <= players else 0.0, g_me, g_op,
-            0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+            late * (7 - r), late * brisque, late * w, late * g_me)

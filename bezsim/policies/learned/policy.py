@@ -1,6 +1,7 @@
 """learned's decision. A card play is scored by the weighted sum of its features (features.py)
-and the best score is played; declarations and the last card of a stage-2 trick (outside
-Polish and partnerships) are expert's. With the default weights learned plays expert's
+and the best score is played; a declaration is expert's choice with two of its terms weighed
+by learned's row; the last card of a stage-2 trick (outside Polish and partnerships) is
+expert's. With the default weights learned plays expert's
 cards. No allocation: learned runs inside the engine's allocation-free kernels."""
 
 from bezsim.engine.constants import (
@@ -13,11 +14,18 @@ from bezsim.engine.constants import (
 )
 from bezsim.engine.jit import njit
 from bezsim.engine.state import O_ACTS, O_DECISION, O_N_ACTS, O_RULES, O_SC
-from bezsim.policies.expert.policy import card_context, expert_policy, play_scalars
+from bezsim.policies.expert.policy import (
+    card_context,
+    declaring_weighed,
+    expert_policy,
+    play_scalars,
+)
 from bezsim.policies.expert.polish import polish_context
 from bezsim.policies.expert.weights import N_EXPERT
 from bezsim.policies.learned.features import card_features, polish_features
 from bezsim.policies.learned.weights import (
+    DECLARE_LATER,
+    DECLARE_LOCK,
     EXPERT_COLUMN,
     FEATURE_COLUMN,
     N_FEATURES,
@@ -58,6 +66,8 @@ def weighted(w, f):
 @njit(cache=True, _nrt=False)
 def learned_policy(S, seat, w, rng):
     ew = w[EXPERT_COLUMN:EXPERT_COLUMN + N_EXPERT]
+    if S[O_DECISION] != D_PLAY:
+        return declaring_weighed(S, seat, ew, w[DECLARE_LOCK], w[DECLARE_LATER])
     if not learned_scores_apply(S, seat):
         return expert_policy(S, seat, ew, rng)
     if S[O_RULES + PR_OPEN_CARDS] != 0:

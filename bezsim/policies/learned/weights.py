@@ -1,9 +1,12 @@
 """learned's weights, each declared once: one weight per feature of a card play (features.py
 computes them in the same order), stage 1 and stage 2 apart (``s2_`` names: the last tricks
-are another game). A card's score is the weighted sum of its features; the defaults
-(``expert`` and ``s2_expert`` 1, the rest 0) play expert's choice, and ``bezsim learn``
-fits them to search's values of the same decisions. The fitted sets per preset are data
-(bezsim/policies/tuned_defaults.json, under "learned").
+are another game), a few stage-1 facts again once the stock is short (``late_`` names: where
+search starts to search), then two weights of its declaration (expert's choice with its lock
+cost and the worth of the others shown "to score" weighed). A card's score is the weighted
+sum of its features. The defaults (``expert``, ``s2_expert`` and the declaration weights 1,
+the rest 0) play expert's choices; ``bezsim learn`` fits the feature weights to search's
+values of the same decisions, ``bezsim tune`` tunes any of them by play. The sets per preset
+are data (bezsim/policies/tuned_defaults.json, under "learned").
 
 learned's row also carries expert's row at EXPERT_COLUMN (the registry fills it with expert's
 tuned defaults for the variant): the features are expert's valuations and their parts.
@@ -43,17 +46,37 @@ def _weight(name: str, default: float, meaning: str, bound: float) -> Weight:
     return Weight(name, default, meaning, -bound, bound, tune_step=step)
 
 
+_DECLARE = (  # learned's declaration: expert's choice, two of its terms weighed
+    ("declare_lock", 1.0, "declarations: weight of what a Rubicon four or bezique locks away "
+     "from earlier classes (R6.6), in points kept", 100),
+    ("declare_later", 1.0, "declarations: weight of what the others shown 'to score' still "
+     "bring later", 100),
+)
+LATE_STOCK = 20    # "late" in stage 1: the stock holds at most this many cards (search's horizon)
+_LATE = (  # stage 1 once the stock is short, added to the stage-1 weights above
+    ("late_rank", 0.0, "points per rank step of the card played", 1000),
+    ("late_brisque", 0.0, "points for playing an ace or ten", 1000),
+    ("late_wins", 0.0, "points for a card that wins the trick as it stands", 1000),
+    ("late_declare_win", 0.0, "weight of the declaration a won trick allows, when the card "
+     "wins", 100),
+)
 FEATURES = tuple(
     _weight(name, default, f"stage 1: {meaning}", bound)
     for name, default, meaning, bound in _PLAY + _STAGE1) + tuple(
     _weight(f"s2_{name}", default, f"stage 2: {meaning}", bound)
-    for name, default, meaning, bound in _PLAY)
+    for name, default, meaning, bound in _PLAY) + tuple(
+    _weight(name, default, f"stage 1, the stock at most {LATE_STOCK} cards: {meaning}", bound)
+    for name, default, meaning, bound in _LATE)
 N_STAGE1 = len(_PLAY) + len(_STAGE1)     # stage-2 features follow the stage-1 ones
-WEIGHTS = FEATURES
+DECLARE = tuple(_weight(name, default, meaning, bound)
+                for name, default, meaning, bound in _DECLARE)
+WEIGHTS = FEATURES + DECLARE       # bezsim learn fits the features; the rest are tuned by play
 INDEX = index(WEIGHTS)
 N_FEATURES = len(FEATURES)
 FEATURE_COLUMN = 0                 # the first feature weight's column
 FEATURE_NAMES = tuple(w.name for w in FEATURES)
+DECLARE_LOCK = INDEX["declare_lock"]       # the columns learned's declaration reads
+DECLARE_LATER = INDEX["declare_later"]
 BASE_WEIGHTS = defaults(WEIGHTS)
 if len(WEIGHTS) > EXPERT_COLUMN:
     raise ValueError("learned's weights would overlap expert's row")
