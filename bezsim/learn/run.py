@@ -43,19 +43,14 @@ def learned_spec(weights: np.ndarray, declare: np.ndarray) -> str:
     return "learned(" + ",".join(parts) + ")"
 
 
-def feature_weights(spec: str, variant: str) -> np.ndarray:
+def spec_weights(spec: str, variant: str) -> tuple[np.ndarray, np.ndarray]:
+    """The feature weights of ``spec`` (what bezsim learn fits) and its declaration weights
+    (what it keeps)."""
     from bezsim.policies.registry import policy_params
 
     row = policy_params([spec], variant)[0]
-    return row[FEATURE_COLUMN:FEATURE_COLUMN + N_FEATURES].copy()
-
-
-def declaration_weights(spec: str, variant: str) -> np.ndarray:
-    """The declaration weights of ``spec``: bezsim learn fits card plays and keeps these."""
-    from bezsim.policies.registry import policy_params
-
-    row = policy_params([spec], variant)[0]
-    return row[[INDEX[w.name] for w in DECLARE]].copy()
+    return (row[FEATURE_COLUMN:FEATURE_COLUMN + N_FEATURES].copy(),
+            row[[INDEX[w.name] for w in DECLARE]].copy())
 
 
 @dataclass(frozen=True)
@@ -131,8 +126,9 @@ def learn(plan: Plan, out_dir: str | Path, threads: int = 2, progress: bool = Tr
         round_dir = out / f"round-{k}"
         round_dir.mkdir(exist_ok=True)
         records = round_records(rules, plan, spec, k, round_dir, threads, progress)
-        result = fit(records, feature_weights(spec, plan.variant))
-        new = learned_spec(result.weights, declaration_weights(spec, plan.variant))
+        features, declare = spec_weights(spec, plan.variant)
+        result = fit(records, features)
+        new = learned_spec(result.weights, declare)
         _write_json(round_dir / "model.json", {"spec": new, "variant": plan.variant,
                                                "round": k})
         eval_seed = plan.seed + k
