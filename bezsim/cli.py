@@ -707,6 +707,10 @@ def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
               default="margin", show_default=True,
               help="What a play-out is worth to the seat: its side's hand margin, or in "
                    "Rubicon the settlement's stake (R6.8).")
+@click.option("--params", "param_names", default=None, metavar="NAME[,NAME...]",
+              help="The feature weights to fit (default: all); the others keep the start's "
+                   "values. With --early 0 only late card plays are recorded, so fit only "
+                   "the weights of those (late_..., last_stock_win, s2_...).")
 @click.option("--eval-games", type=click.IntRange(min=1), default=1500, show_default=True,
               help="Duplicate deals of each round's measurements.")
 @_long_run_options("Seed of the recorded games and the measurements; without it one is "
@@ -714,8 +718,8 @@ def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
                    "Output directory [default: data/runs/learn-<variant>-<seed>]; rerun the "
                    "same command to resume.")
 def learn(variant: str, start: str, rounds: int, games: int, deals: int, horizon: int,
-          early: float, value_by: str, eval_games: int, seed: int | None, threads: int | None,
-          out: str | None, no_progress: bool) -> None:
+          early: float, value_by: str, param_names: str | None, eval_games: int,
+          seed: int | None, threads: int | None, out: str | None, no_progress: bool) -> None:
     """Fit learned's weights to search's values of its own card plays, round after round;
     writes model.json, a parameters file for --policies @model.json."""
     import numba
@@ -732,10 +736,11 @@ def learn(variant: str, start: str, rounds: int, games: int, deals: int, horizon
                                          and rules.definition.settlement):
         raise click.BadParameter(f"{rules.variant} has no settlement (only Rubicon's "
                                  "one-hand game has one)", param_hint="--value")
+    fitted = _learn_params(param_names)
     try:
         import scipy  # noqa: F401
 
-        from bezsim.learn.run import Plan
+        from bezsim.learn.run import Plan, check_plan
         from bezsim.learn.run import learn as run_rounds
     except ImportError:
         raise click.ClickException("bezsim learn needs scipy: pip install "
@@ -752,7 +757,8 @@ def learn(variant: str, start: str, rounds: int, games: int, deals: int, horizon
 
     plan = Plan(rules.variant, seed, games, rounds,
                 Budget(deals=deals, horizon=horizon, early=early,
-                       settlement=value_by == "settlement"), eval_games, start_spec)
+                       settlement=value_by == "settlement"), eval_games, start_spec, fitted)
+    check_plan(out, plan)
     try:
         summary = run_rounds(plan, out, threads=n_threads, progress=not no_progress,
                              say=click.echo)
@@ -762,6 +768,22 @@ def learn(variant: str, start: str, rounds: int, games: int, deals: int, horizon
     click.echo(f"best: {summary['spec']}")
     click.echo(f"written: {os.path.join(out, 'model.json')} (use it as --policies "
                f"@{os.path.join(out, 'model.json')})")
+
+
+def _learn_params(names: str | None) -> tuple[str, ...]:
+    """--params of bezsim learn: feature weights of learned, each named once."""
+    from bezsim.policies.learned.weights import FEATURE_NAMES
+
+    if names is None:
+        return ()
+    chosen = tuple(n.strip() for n in names.split(",") if n.strip())
+    unknown = [n for n in chosen if n not in FEATURE_NAMES]
+    if unknown or not chosen or len(set(chosen)) != len(chosen):
+        what = (f"{unknown[0]!r} is not a feature weight of learned" if unknown
+                else "name each weight once" if chosen else "name at least one weight")
+        raise click.BadParameter(f"{what} (they are: {', '.join(FEATURE_NAMES)})",
+                                 param_hint="--params")
+    return chosen
 
 
 def _start_spec(policy: str) -> str:

@@ -167,3 +167,50 @@ def test_declaration_weights_weigh_expert_terms_in_a_rubicon_position():
     assert choice("learned(declare_later=4)") == "common_marriage"
     assert choice("learned(declare_later=0,declare_lock=0)") == "four_kings"
     assert choice(NEUTRAL) == choice("expert")
+
+
+def test_a_fit_moves_only_the_weights_it_is_given():
+    """Two recorded decisions of two cards each, where search values the card with the
+    larger feature 0 and the larger feature 1 higher: a fit of weight 1 alone raises weight
+    1 and the recorded value, and leaves every other weight at its start."""
+    from bezsim.learn.fit import fit
+    from bezsim.learn.generate import Records
+
+    features = np.zeros((4, len(FEATURES)))
+    features[:, 0] = [1.0, 0.0, 0.0, 1.0]
+    features[:, 1] = [1.0, 0.0, 0.0, 1.0]
+    features[:, 2] = [0.0, 1.0, 2.0, 3.0]
+    records = Records(game=np.array([1, 2], np.int64), n=np.array([2, 2], np.int32),
+                      pick=np.array([0, 0], np.int32), value=np.array([30.0, 0.0, 0.0, 30.0]),
+                      features=features)
+    start = np.zeros(len(FEATURES))
+    free = np.zeros(len(FEATURES), bool)
+    free[1] = True
+    result = fit(records, start, free=free)
+    assert result.weights[1] > 0
+    assert np.array_equal(result.weights[~free], start[~free])
+    assert result.value_after > result.value_before
+    with pytest.raises(ValueError, match="no weight left free"):
+        fit(records, start, free=np.zeros(len(FEATURES), bool))
+
+
+def test_learn_refuses_to_resume_a_run_begun_with_other_settings(tmp_path):
+    """A learn run's shards are a function of its settings: resuming with another seed or
+    other fitted weights is refused in one line before any game; more rounds resume."""
+    from bezsim.errors import BezsimError
+    from bezsim.learn.generate import Budget
+    from bezsim.learn.run import PLAN, Plan, _plan_doc, check_plan
+
+    plan = Plan("rubicon", 5, 10, 1, Budget(deals=2), 20, "learned", ("late_rank",))
+    (tmp_path / PLAN).write_text(json.dumps(_plan_doc(plan)))
+    check_plan(tmp_path, plan)
+    check_plan(tmp_path, Plan("rubicon", 5, 10, 3, Budget(deals=2), 50, "learned",
+                              ("late_rank",)))
+    for other, named in ((Plan("rubicon", 6, 10, 1, Budget(deals=2), 20, "learned",
+                               ("late_rank",)), "seed"),
+                         (Plan("rubicon", 5, 10, 1, Budget(deals=2), 20, "learned",
+                               ("late_wins",)), "params"),
+                         (Plan("rubicon", 5, 10, 1, Budget(deals=2), 20, "learned(trump=3)",
+                               ("late_rank",)), "start, start_weights")):
+        with pytest.raises(BezsimError, match=f"other settings \\({named}\\)"):
+            check_plan(tmp_path, other)

@@ -67,10 +67,12 @@ def regret(records: Records, weights: np.ndarray, mask: np.ndarray | None = None
 
 
 def fit(records: Records, start: np.ndarray, pull: float = 0.01,
-        temperature: float = 0.3) -> Fit:
+        temperature: float = 0.3, free: np.ndarray | None = None) -> Fit:
     """Weights fitted from ``start`` (learned's feature weights) on ``records``; the held-out
     regret is over the games whose index is a multiple of 5, fitted on the rest first only
-    to report it, then refitted on every decision."""
+    to report it, then refitted on every decision. ``free`` (bool per feature, default all)
+    names the weights that move; the others keep their start, so weights of decisions the
+    records do not hold (early card plays, when only late ones were recorded) stay put."""
     from scipy.optimize import minimize
 
     if len(records.n) == 0:
@@ -81,6 +83,9 @@ def fit(records: Records, start: np.ndarray, pull: float = 0.01,
     spread[spread < 1e-9] = 1.0
     xs = records.features / spread
     u0 = np.asarray(start, float) * spread * temperature
+    free = np.ones(len(u0), bool) if free is None else np.asarray(free, bool)
+    if not free.any():
+        raise ValueError("no weight left free to fit")
 
     def solve(keep: np.ndarray) -> np.ndarray:
         cards = keep[dec]
@@ -88,13 +93,17 @@ def fit(records: Records, start: np.ndarray, pull: float = 0.01,
         d = sub_dec[dec[cards]]
         n_dec = int(keep.sum())
 
-        def objective(u):
+        def objective(v):
+            u = u0.copy()
+            u[free] = v
             value, grad = softmax_value(u, xs[cards], q[cards], d, n_dec)
-            diff = u - u0
-            return -value + pull * float(diff @ diff), -grad + 2 * pull * diff
+            diff = v - u0[free]
+            return -value + pull * float(diff @ diff), -grad[free] + 2 * pull * diff
 
-        res = minimize(objective, u0, jac=True, method="L-BFGS-B")
-        return res.x
+        res = minimize(objective, u0[free], jac=True, method="L-BFGS-B")
+        u = u0.copy()
+        u[free] = res.x
+        return u
 
     held = records.game % 5 == 0
     trained = solve(~held) / spread / temperature if held.any() and (~held).any() else None

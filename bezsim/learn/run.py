@@ -18,17 +18,20 @@ from pathlib import Path
 
 import numpy as np
 
+from bezsim.errors import BezsimError
 from bezsim.io.atomic import write_atomically
 from bezsim.learn.fit import fit
 from bezsim.learn.generate import Budget, Records, record_games
 from bezsim.policies.learned.weights import (
     DECLARE,
     FEATURE_COLUMN,
+    FEATURE_NAMES,
     FEATURES,
     INDEX,
     N_FEATURES,
 )
 
+PLAN = "plan.json"        # the settings a run was begun with (a resume must match them)
 SHARD_GAMES = 25          # games per shard file
 ROUND_STRIDE = 10**9      # round k plays game indices from k * ROUND_STRIDE
 
@@ -62,6 +65,42 @@ class Plan:
     budget: Budget
     eval_games: int        # duplicate deals per evaluation
     start: str = "learned"
+    params: tuple[str, ...] = ()   # the feature weights fitted (empty: all of them)
+
+
+def _plan_doc(plan: Plan) -> dict:
+    """The plan as JSON, with the start's weights spelled out (``learned`` alone names the
+    preset's shipped weights, which a newer bezsim may change)."""
+    features, declare = spec_weights(plan.start, plan.variant)
+    return json.loads(json.dumps({**asdict(plan), "budget": asdict(plan.budget),
+                                  "params": list(plan.params),
+                                  "start_weights": [*map(float, features),
+                                                    *map(float, declare)]}))
+
+
+def _identity(doc: dict) -> dict:
+    """What a resume must match: everything the recorded games and fits depend on (more
+    rounds, or other measurements, may be asked)."""
+    return {k: v for k, v in doc.items() if k not in ("rounds", "eval_games")}
+
+
+def check_plan(out_dir: str | Path, plan: Plan) -> None:
+    """Refuse to go on with a run begun with other settings: its recorded shards would be
+    mixed with games the new settings would not have played."""
+    path = Path(out_dir) / PLAN
+    if not path.exists():
+        return
+    try:
+        begun = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise BezsimError(f"{path} cannot be read ({exc.__class__.__name__}); remove the "
+                          "directory to learn again") from None
+    if _identity(begun) != _identity(_plan_doc(plan)):
+        differ = sorted(k for k in set(_identity(begun)) | set(_identity(_plan_doc(plan)))
+                        if begun.get(k) != _plan_doc(plan).get(k))
+        raise BezsimError(f"{out_dir} holds a bezsim learn run with other settings "
+                          f"({', '.join(differ)}); give another --out, or the same settings "
+                          "to resume it (more rounds may be asked)")
 
 
 def _write_json(path: Path, doc: dict) -> None:
@@ -119,6 +158,8 @@ def learn(plan: Plan, out_dir: str | Path, threads: int = 2, progress: bool = Tr
     rules = Rules.make(plan.variant)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    check_plan(out, plan)
+    _write_json(out / PLAN, _plan_doc(plan))
     spec = plan.start
     best = spec
     rounds = []
@@ -127,7 +168,9 @@ def learn(plan: Plan, out_dir: str | Path, threads: int = 2, progress: bool = Tr
         round_dir.mkdir(exist_ok=True)
         records = round_records(rules, plan, spec, k, round_dir, threads, progress)
         features, declare = spec_weights(spec, plan.variant)
-        result = fit(records, features)
+        free = (np.isin(FEATURE_NAMES, plan.params) if plan.params
+                else np.ones(N_FEATURES, bool))
+        result = fit(records, features, free=free)
         new = learned_spec(result.weights, declare)
         _write_json(round_dir / "model.json", {"spec": new, "variant": plan.variant,
                                                "round": k})
@@ -147,7 +190,7 @@ def learn(plan: Plan, out_dir: str | Path, threads: int = 2, progress: bool = Tr
                 "weights" if k > 1 else "round 1 does not beat its start: keeping the start")
             break
         spec = best = new
-    summary = {"plan": {**asdict(plan), "budget": asdict(plan.budget)}, "rounds": rounds,
+    summary = {"plan": _plan_doc(plan), "rounds": rounds,
                "spec": best}
     _write_json(out / "summary.json", summary)
     _write_json(out / "model.json", {"spec": best, "variant": plan.variant})
