@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from bezsim.engine import constants as C
+from bezsim.engine import state as st
 from bezsim.engine.api import run_games
-from bezsim.policies.learned.weights import FEATURE_NAMES, FEATURES
+from bezsim.policies.learned.weights import FEATURE_NAMES, FEATURES, WEIGHTS
 from bezsim.policies.registry import policy_params
 from bezsim.rules import VARIANTS, Rules
 
-NEUTRAL = "learned(" + ",".join(f"{w.name}={w.default:g}" for w in FEATURES) + ")"
+NEUTRAL = "learned(" + ",".join(f"{w.name}={w.default:g}" for w in WEIGHTS) + ")"
 # the games of learned compile its own kernels; recording compiles the function-slot kernels
 # that search's tests compile too, so those tests share search's worker (tests/conftest.py)
 LEARNED_GROUP = pytest.mark.xdist_group("learned")
@@ -50,13 +51,24 @@ def test_other_weights_change_the_cards_played():
 
 
 def test_learned_row_carries_expert_weights_for_the_preset():
-    from bezsim.policies.learned.weights import EXPERT_COLUMN
+    """learned's row carries expert's tuned row for the preset, but for ``endgame`` when
+    learned sets its own (the shipped Rubicon set does: 0); at -1 it is expert's."""
+    from bezsim.policies.expert.weights import E_ENDGAME
+    from bezsim.policies.learned.weights import EXPERT_COLUMN, OWN_ENDGAME
     from bezsim.policies.registry import expert_row
 
     for variant in ("ordinary", "rubicon"):
-        row = policy_params(["learned"], variant)[0]
         want = expert_row(variant)
+        row = policy_params(["learned(endgame=-1)"], variant)[0]
         assert np.array_equal(row[EXPERT_COLUMN:EXPERT_COLUMN + len(want)], want)
+        row = policy_params(["learned(endgame=2.5)"], variant)[0]
+        assert row[EXPERT_COLUMN + E_ENDGAME] == 2.5
+        others = np.arange(len(want)) != E_ENDGAME
+        assert np.array_equal(row[EXPERT_COLUMN:EXPERT_COLUMN + len(want)][others],
+                              want[others])
+    shipped = policy_params(["learned"], "rubicon")[0]
+    assert shipped[OWN_ENDGAME] == 0 and shipped[EXPERT_COLUMN + E_ENDGAME] == 0
+    assert expert_row("rubicon")[E_ENDGAME] > 0
 
 
 @EXTERNAL_GROUP
@@ -214,3 +226,37 @@ def test_learn_refuses_to_resume_a_run_begun_with_other_settings(tmp_path):
                                ("late_rank",)), "start, start_weights")):
         with pytest.raises(BezsimError, match=f"other settings \\({named}\\)"):
             check_plan(tmp_path, other)
+
+
+@LEARNED_GROUP
+def test_reform_points_price_a_declared_four_or_bezique_scoring_again():
+    """R6.6 re-forming: seat 0 (Rubicon, hearts trumps, 8 stock cards left) has four aces
+    and a bezique declared and intact, and holds a fifth ace and a second queen of spades.
+    An ace of the four, once played, lets the fifth ace re-form four aces (100); the queen
+    of the bezique lets the other queen re-form it (40); a card in no intact combination,
+    or one with no like card to stand in, re-forms nothing."""
+    from bezsim.cards import parse_card
+    from bezsim.policies.learned.features import reform_points
+    from bezsim.position import build_state, parse_position
+
+    def points(hand, declared, card):
+        position = parse_position({
+            "variant": "rubicon", "trumps": "♥", "stock": 8, "trick": 52, "to_move": 0,
+            "phase": "play", "seats": [{"hand": hand, "declared": declared}, {"hand": []}]})
+        S = build_state(position, event_cap=64)
+        held = [c for c in range(128) if S[st.O_SEEN + c] in (C.V_MINE, C.V_MINE_SHOWN)]
+        face = parse_card(card.split("#")[0]) & 31
+        copies = sorted((c for c in held if (c & 31) == face),
+                        key=lambda c: (S[st.O_HIST + c] == 0) != card.endswith("#free"))
+        return reform_points(S, 0, copies[0], 4)
+
+    four = {"A♠": ["four"], "A♥": ["four"], "A♦": ["four"], "A♣": ["four"],
+            "Q♠": ["bezique"], "J♦": ["bezique"]}
+    hand = ["A♠", "A♥", "A♦", "A♣", "Q♠", "J♦", "A♠", "Q♠", "7♣"]
+    assert points(hand, four, "A♦") == 100
+    assert points(hand, four, "Q♠") == 40
+    assert points(hand, four, "J♦") == 0          # no second jack of diamonds held
+    assert points(hand, four, "7♣") == 0
+    assert points(hand, four, "A♠#free") == 0     # the fifth ace is in no combination
+    no_fifth = ["A♠", "A♥", "A♦", "A♣", "Q♠", "J♦", "9♠", "8♥", "7♣"]
+    assert points(no_fifth, four, "A♦") == 0

@@ -306,7 +306,10 @@ def test_a_run_records_the_values_search_plays_with():
 @pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
 def test_the_tree_plays_expert_below_the_tree_whatever_the_rollout(variant):
     """method=1's tree policy is expert: with learned play-outs (the default) its rows are
-    the expert rows learned carries, the same as search(rollout=3) gives it."""
+    the expert rows learned carries, the same as search(rollout=3) gives it but for
+    learned's own ``endgame`` (the shipped Rubicon set's 0)."""
+    from bezsim.policies.expert.weights import E_ENDGAME
+    from bezsim.policies.registry import tuned_defaults
     from bezsim.policies.search import playout_seats, tree_rows
 
     weights = np.array(DEFAULT_WEIGHTS, np.float64)
@@ -316,4 +319,8 @@ def test_the_tree_plays_expert_below_the_tree_whatever_the_rollout(variant):
         _, pp = playout_seats(params, 2, weights)
         tree_rows(pp, params[1])
         rows[rollout] = pp
+    own = tuned_defaults("learned", variant).get("endgame", -1.0)
+    if own >= 0:
+        assert (rows[4][:, E_ENDGAME] == own).all()
+        rows[4][:, E_ENDGAME] = rows[3][:, E_ENDGAME]
     assert rows[3].any() and np.array_equal(rows[3], rows[4])

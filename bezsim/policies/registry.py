@@ -23,9 +23,10 @@ import numpy as np
 from bezsim.engine.external import EXTERNAL
 from bezsim.errors import PolicyError, did_you_mean
 from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_WEIGHTS, HEURISTIC, LEARNED, RANDOM
+from bezsim.policies.expert.weights import E_ENDGAME
 from bezsim.policies.expert.weights import WEIGHTS as EXPERT_WEIGHTS
 from bezsim.policies.heuristic import WEIGHTS as HEURISTIC_WEIGHTS
-from bezsim.policies.learned.weights import EXPERT_COLUMN
+from bezsim.policies.learned.weights import EXPERT_COLUMN, OWN_ENDGAME
 from bezsim.policies.learned.weights import WEIGHTS as LEARNED_WEIGHTS
 from bezsim.policies.search_params import N_ROLLOUT_WEIGHTS, P_ROLLOUT_WEIGHTS
 from bezsim.policies.search_params import WEIGHTS as SEARCH_WEIGHTS
@@ -335,6 +336,8 @@ def policy_params(specs: list[str], variant: str | None = None) -> np.ndarray:
         if info.name == "learned":                          # its features are expert's
             row = expert_row(variant)
             rows[seat, EXPERT_COLUMN:EXPERT_COLUMN + len(row)] = row
+            if rows[seat, OWN_ENDGAME] >= 0:                # learned's own endgame
+                rows[seat, EXPERT_COLUMN + E_ENDGAME] = rows[seat, OWN_ENDGAME]
         if info.name == "search" and rows[seat, 1] in (3, 4):  # the play-outs' policy row
             name = "expert" if rows[seat, 1] == 3 else "learned"
             row = policy_params([name], variant)[0, :N_ROLLOUT_WEIGHTS]

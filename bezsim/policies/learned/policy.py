@@ -76,7 +76,7 @@ def learned_policy(S, seat, w, rng):
     best_i = 0
     best = -1e300
     for i in range(S[O_N_ACTS]):
-        score = weighted(w, card_features(S, ew, S[O_ACTS + i], packs, t, stage2, rubicon,
+        score = weighted(w, card_features(S, seat, ew, S[O_ACTS + i], packs, t, stage2, rubicon,
                                           brisque_pts, ctx, players))
         if score > best:
             best = score

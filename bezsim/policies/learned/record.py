@@ -157,7 +157,7 @@ def recorder_policy(S, seat, row, stream):
 def _card_features_into(S, seat, ew, acts, n_cand, row, at):
     packs, t, stage2, rubicon, brisque_pts, players, ctx = play_setting(S, seat, ew)
     for j in range(n_cand):
-        f = card_features(S, ew, acts[j], packs, t, stage2, rubicon, brisque_pts, ctx,
+        f = card_features(S, seat, ew, acts[j], packs, t, stage2, rubicon, brisque_pts, ctx,
                           players)
         base = at + 3 + j * (1 + N_FEATURES)
         for k in range(N_FEATURES):

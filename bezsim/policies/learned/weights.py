@@ -1,7 +1,8 @@
 """learned's weights, each declared once: one weight per feature of a card play (features.py
 computes them in the same order), stage 1 and stage 2 apart (``s2_`` names: the last tricks
 are another game), a few stage-1 facts again once the stock is short (``late_`` names: where
-search starts to search), then two weights of its declaration (expert's choice with its lock
+search starts to search) and, in Rubicon then, what re-forming a declared combination is
+worth (``late_reform``), then two weights of its declaration (expert's choice with its lock
 cost and the worth of the others shown "to score" weighed). A card's score is the weighted
 sum of its features. The defaults (``expert``, ``s2_expert`` and the declaration weights 1,
 the rest 0) play expert's choices; ``bezsim learn`` fits the feature weights to search's
@@ -59,6 +60,8 @@ _LATE = (  # stage 1 once the stock is short, added to the stage-1 weights above
     ("late_wins", 0.0, "points for a card that wins the trick as it stands", 1000),
     ("late_declare_win", 0.0, "weight of the declaration a won trick allows, when the card "
      "wins", 100),
+    ("late_reform", 0.0, "Rubicon: weight of what a declared four or bezique scores again "
+     "when this card, one of its cards, goes and a like card held stands in (R6.6)", 100),
 )
 FEATURES = tuple(
     _weight(name, default, f"stage 1: {meaning}", bound)
@@ -70,13 +73,22 @@ FEATURES = tuple(
 N_STAGE1 = len(_PLAY) + len(_STAGE1)     # stage-2 features follow the stage-1 ones
 DECLARE = tuple(_weight(name, default, meaning, bound)
                 for name, default, meaning, bound in _DECLARE)
-WEIGHTS = FEATURES + DECLARE       # bezsim learn fits the features; the rest are tuned by play
+# one of expert's own weights that learned may set for itself (the registry writes it into the
+# expert row learned carries): when to play for the Rubicon settlement (R6.8), which decides
+# whether a seat that sees no way over the 1000 line stops declaring
+OWN_EXPERT = (Weight("endgame", -1.0, "Rubicon: stock tricks left from which learned plays "
+                     "for the settlement as expert does, declaring nothing that only raises "
+                     "what a sure rubicon costs (-1: expert's tuned value; 0: never)", -1.0,
+                     20.0, tune_step=0.5),)
+WEIGHTS = FEATURES + DECLARE + OWN_EXPERT   # bezsim learn fits the features; the rest are
+#                                             tuned by play
 INDEX = index(WEIGHTS)
 N_FEATURES = len(FEATURES)
 FEATURE_COLUMN = 0                 # the first feature weight's column
 FEATURE_NAMES = tuple(w.name for w in FEATURES)
 DECLARE_LOCK = INDEX["declare_lock"]       # the columns learned's declaration reads
 DECLARE_LATER = INDEX["declare_later"]
+OWN_ENDGAME = INDEX["endgame"]             # written into the expert row by the registry
 BASE_WEIGHTS = defaults(WEIGHTS)
 if len(WEIGHTS) > EXPERT_COLUMN:
     raise ValueError("learned's weights would overlap expert's row")
