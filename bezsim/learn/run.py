@@ -95,9 +95,9 @@ def check_plan(out_dir: str | Path, plan: Plan) -> None:
     except (OSError, ValueError) as exc:
         raise BezsimError(f"{path} cannot be read ({exc.__class__.__name__}); remove the "
                           "directory to learn again") from None
-    if _identity(begun) != _identity(_plan_doc(plan)):
-        differ = sorted(k for k in set(_identity(begun)) | set(_identity(_plan_doc(plan)))
-                        if begun.get(k) != _plan_doc(plan).get(k))
+    old, new = _identity(begun), _identity(_plan_doc(plan))
+    if old != new:
+        differ = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
         raise BezsimError(f"{out_dir} holds a bezsim learn run with other settings "
                           f"({', '.join(differ)}); give another --out, or the same settings "
                           "to resume it (more rounds may be asked)")
