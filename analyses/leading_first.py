@@ -35,11 +35,11 @@ from bezsim.report.study import Context, Study
 from bezsim.rules import variant_of
 
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
-            "rubicon")
+            "rubicon", "six_pack")
 POLICY = "learned"
 COMPARED = "expert"       # the rung below, on the same seeds: do the two agree?
 # games per variant relative to --games: a Rubicon game is one hand, so it gets more
-SCALE = {"rubicon": 3}
+SCALE = {"rubicon": 3, "six_pack": 3}
 
 
 def build(ctx: Context, doc: Document) -> None:

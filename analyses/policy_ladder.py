@@ -23,14 +23,18 @@ from bezsim.report.study import Context, Study
 from bezsim.rules import variant_of
 
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
-            "rubicon")
+            "rubicon", "six_pack")
 POLICIES = ("random", "greedy", "heuristic", "expert", "learned")
 # deals per pair relative to --games: three- and four-handed deals are played in 6 or 8
 # seatings and last longer; a Rubicon deal is one hand
 SCALE = {"three_handed": 0.3, "four_handed": 0.25, "four_handed_partners": 0.6,
-         "rubicon": 2}
+         "rubicon": 2, "six_pack": 2}
 # ordinary, the search rungs (A, B, deals), full size only
 SEARCH_RUNGS = (("search", "expert", 1000),)
+# each tournament's seed, after the study's: the search rungs take 6 + k
+SEED_OFFSET = {"ordinary": 0, "three_handed": 1, "four_handed": 2, "four_handed_partners": 3,
+               "polish": 4, "rubicon": 5, "six_pack": 6 + len(SEARCH_RUNGS)}
+SEARCH_SEED = 6
 ALL = "(all)"
 
 
@@ -77,11 +81,11 @@ def record_rows(doc: Document, variant: str, frame: pd.DataFrame) -> None:
 
 def build(ctx: Context, doc: Document) -> None:
     frames, orders = {}, {}
-    for i, variant in enumerate(VARIANTS):
+    for variant in VARIANTS:
         deals = max(4, round(ctx.games * SCALE.get(variant, 1)))
         # a directory per line-up: one written for another line-up is never overwritten
         frame = ctx.tournament(f"{variant}-{len(POLICIES)}", variant, POLICIES, deals,
-                               seed=ctx.seed + i)
+                               seed=ctx.seed + SEED_OFFSET[variant])
         frames[variant] = frame
         orders[variant] = ladder(frame)
         record_rows(doc, variant, frame)
@@ -92,7 +96,7 @@ def build(ctx: Context, doc: Document) -> None:
             # the first rung keeps the seed and directory it had alone
             name = "ordinary-search" if k == 0 else f"ordinary-search-{k}"
             frame = ctx.tournament(name, "ordinary", [a, b], deals,
-                                   seed=ctx.seed + len(VARIANTS) + k)
+                                   seed=ctx.seed + SEARCH_SEED + k)
             searches.append(frame[frame["policy_a"] == a])
             record_rows(doc, "ordinary", searches[-1])
 
@@ -129,13 +133,13 @@ def build(ctx: Context, doc: Document) -> None:
                 rows.append([r.policy_a, r.policy_b, f"{int(r.deals):,} × {int(r.seatings)}",
                              pct(_win(r), 2), est(_margin(r), ".1f"),
                              signed(_pph(r), "+.2f")])
-        margin = ("settlement from A's side (R6.8)" if v == "rubicon"
-                  else "A's final score − B's best")
+        margin = (f"settlement from A's side ({'R6.8' if v == 'rubicon' else 'R7.5'})"
+                  if variant_of(v).settlement else "A's final score − B's best")
         doc.section(f"{v} (docs/rules.md {variant_of(v).section})").add(Table(
             ["A", "B", "deals × seatings", "A's win rate [95%]", f"margin: {margin} [95%]",
              "points per hand, A − B [95%]"], rows, text_columns=2,
             caption=f"Seed {int(frames[v]['seed'].iloc[0])}. Win rate over games decided "
-                    "(drawn Rubicon games apart)."))
+                    "(drawn Rubicon and six-pack games apart)."))
 
     pairs = [("learned", "expert"), ("expert", "heuristic"), ("heuristic", "greedy"),
              ("greedy", "random")]

@@ -1,4 +1,4 @@
-"""How often do Rubicon games end in a rubicon (R6.8)?
+"""How often do Rubicon games end in a rubicon (R6.8), and six-pack games (R7.5)?
 
 A Rubicon game is one hand. The loser is rubiconed when his points plus his brisques are
 under 1000; the winner then scores his total, the loser's, 300 for brisques and 1000 for
@@ -8,6 +8,10 @@ gives the headline answer, and the report says whether it agrees with expert, th
 below (analyses/strength_convergence.py compares it with search). Carte blanche
 at the deal depends on the cards only, so every
 run checks the simulation against the exact probability C(80,9)/C(128,9).
+
+Six-pack (R7) asks the same with its own line, 3000 points and no brisques: the same five
+policies on their own seeds, and under learned play how often each four in trumps and each
+bezique size is declared.
 
     python analyses/rubicon_rate.py [--quick | --games N] [--check]
 """
@@ -41,15 +45,17 @@ POLICIES = ("random", "greedy", "heuristic", "expert", "learned")   # seeds: see
 HEAD, BELOW = POLICIES[-1], POLICIES[-2]     # the headline player and the rung below
 
 
-def loser_total(run) -> np.ndarray:
-    """Per decided game, the loser's points plus brisques: under 1000 is a rubicon."""
+def loser_total(run, brisques_count: bool = True) -> np.ndarray:
+    """Per decided game, the loser's points plus brisques: under 1000 is a rubicon (six-pack:
+    his points alone, ``brisques_count=False``; under 3000)."""
     games = run.table("games", ["winner", "score_0", "score_1", "brisques_0", "brisques_1"])
     games = games[games["winner"] >= 0]
     loser = 1 - games["winner"].to_numpy()
     scores = games[["score_0", "score_1"]].to_numpy()
     brisques = games[["brisques_0", "brisques_1"]].to_numpy()
     rows = np.arange(len(games))
-    return (scores[rows, loser] + brisques[rows, loser]).astype(np.float64)
+    total = scores[rows, loser] + (brisques[rows, loser] if brisques_count else 0)
+    return total.astype(np.float64)
 
 
 def build(ctx: Context, doc: Document) -> None:
@@ -154,8 +160,90 @@ def build(ctx: Context, doc: Document) -> None:
                                           "Running rubicon rate with its Wilson band."))
 
 
-STUDY = Study("rubicon_rate", "How often do Rubicon games end in a rubicon?", seed=61,
-              games=100_000, quick_games=300, build=build)
+SIX_PACK_KINDS = ("four_trump_aces", "four_trump_tens", "four_trump_kings", "four_trump_queens",
+                  "four_trump_jacks", "bezique", "double_bezique", "triple_bezique",
+                  "quadruple_bezique", "four_aces", "sequence", "plain_sequence")
+
+
+def six_pack(ctx: Context, doc: Document) -> None:
+    """R7.5: the rubicon rate of six-pack by policy, the line at 3000; and what learned
+    declares (R7.3)."""
+    runs = {p: ctx.simulate(f"six_pack-{p}", "six_pack", p, ctx.games, seed=ctx.seed + 10 + i)
+            for i, p in enumerate(POLICIES)}
+    stats = {p: rubicon_stats(run.path) for p, run in runs.items()}
+    for p in POLICIES:
+        for key in ("rubicon", "draws", "settlement", "carte_blanche_at_deal_per_seat"):
+            doc.record(f"six_pack.{p}.{key}", stats[p][key])
+        doc.record(f"six_pack.{p}.games", stats[p]["games"])
+        doc.record(f"six_pack.{p}.loser_points", mean_ci(loser_total(runs[p], False)))
+        doc.record(f"six_pack.{p}.points_per_seat_hand",
+                   score_summary(runs[p])["points_per_seat_hand"])
+    d_top = doc.record(f"six_pack.{HEAD}-{BELOW}.rubicon", rate_difference(
+        stats[HEAD]["rubicons"], stats[HEAD]["games"], stats[BELOW]["rubicons"],
+        stats[BELOW]["games"]))
+    seats = sum(2 * stats[p]["games"] for p in POLICIES)
+    blanks = sum(round(stats[p]["carte_blanche_at_deal_per_seat"][0] * 2 * stats[p]["games"])
+                 for p in POLICIES)
+    pooled = doc.record("six_pack.carte_blanche_pooled", wilson(blanks, seats))
+    exact = doc.record("six_pack.carte_blanche_exact", carte_blanche_probability(6, 12))
+    kinds = combination_table(runs[HEAD]).set_index("kind")
+    shown = [k for k in SIX_PACK_KINDS if k in kinds.index]
+    for k in shown:
+        doc.record(f"six_pack.{HEAD}.per_hand.{k}",
+                   Estimate(*(kinds.loc[k, c] for c in ("per_hand", "per_hand_low",
+                                                        "per_hand_high"))))
+        doc.record(f"six_pack.{HEAD}.hands_with.{k}",
+                   Estimate(*(kinds.loc[k, c] for c in ("hands_with", "hands_with_low",
+                                                        "hands_with_high"))))
+    e = stats[HEAD]
+    sec = doc.section("Six-pack (R7)")
+    sec.add(Bullets([
+        f"**{pct(e['rubicon'])} of six-pack games end in a rubicon** under {HEAD} play (the "
+        f"loser under 3000 points, R7.5), {pct(stats[BELOW]['rubicon'])} under {BELOW} play; "
+        f"{HEAD} minus {BELOW}: {signed(d_top, '+.2f', 100, '%')} ("
+        + verdict(d_top, f"more rubicons with {HEAD}", f"fewer rubicons with {HEAD}",
+                  "they agree") + ").",
+        f"The loser scores {est(doc.numbers[f'six_pack.{HEAD}.loser_points'], '.0f')} points "
+        f"on average under {HEAD} play; a seat "
+        f"{est(doc.numbers[f'six_pack.{HEAD}.points_per_seat_hand'], '.0f')}. A rubicon "
+        f"settles for {est(e['settlement'], '.0f')} points on average over decided games.",
+        f"Carte blanche at the deal: {pct(pooled, 3)} of seats over all six-pack runs, against "
+        f"{100 * exact:.3f}% by counting, C(120,12)/C(192,12) ("
+        + ("inside" if pooled[1] <= exact <= pooled[2] else "**outside**")
+        + " the interval).",
+    ]))
+    sec.add(Table(["policy", "games", "rubicon [95%]", "drawn [95%]",
+                   "settlement, points [95%]", "loser's points [95%]",
+                   "points per seat [95%]"],
+                  [[p, f"{stats[p]['games']:,}", pct(stats[p]["rubicon"]),
+                    pct(stats[p]["draws"]), est(stats[p]["settlement"], ".0f"),
+                    est(doc.numbers[f"six_pack.{p}.loser_points"], ".0f"),
+                    est(doc.numbers[f"six_pack.{p}.points_per_seat_hand"], ".0f")]
+                   for p in POLICIES],
+                  caption="Six-pack: both seats play the policy; each policy has its own "
+                          "seed."))
+    sec.add(Table(["combination", "declared per hand [95%]", "hands with one [95%]"],
+                  [[k.replace("_", " "), est(doc.numbers[f"six_pack.{HEAD}.per_hand.{k}"],
+                                             ".3f"),
+                    pct(doc.numbers[f"six_pack.{HEAD}.hands_with.{k}"])] for k in shown],
+                  caption=f"What {HEAD} declares in six-pack (both seats together), the fours "
+                          "in trumps and the bezique sizes first (R7.3)."))
+    fig = plots.histogram({p: loser_total(runs[p], False) for p in POLICIES},
+                          "loser's points in the hand (points)", "How far the six-pack loser gets",
+                          mark=3000, mark_label="3000: under it, a rubicon")
+    sec.add(Figure("six-pack-loser", plots.png_bytes(fig),
+                   "Six-pack: the loser's points per decided game (brisques count for "
+                   "nothing); left of the line he is rubiconed (R7.5)."))
+
+
+def build_both(ctx: Context, doc: Document) -> None:
+    build(ctx, doc)
+    six_pack(ctx, doc)
+
+
+STUDY = Study("rubicon_rate", "How often do Rubicon and six-pack games end in a rubicon?",
+              seed=61,
+              games=100_000, quick_games=300, build=build_both)
 
 if __name__ == "__main__":
     sys.exit(STUDY.main())

@@ -35,14 +35,16 @@ from bezsim.report.study import Context, Study
 from bezsim.rules import Rules, option_choices, option_names, variant_of
 
 VARIANTS = ("ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
-            "rubicon")
+            "rubicon", "six_pack")
 QUICK_VARIANTS = ("ordinary", "four_handed_partners", "rubicon")
 POLICY = "learned"
 BELOW = "expert"          # the rung below, on the same seeds and options: do they agree?
 COMPARED = "greedy"       # the same seeds and options, for the column of unadapted play
-SCALE = {"three_handed": 0.4, "four_handed": 0.4, "four_handed_partners": 0.6, "rubicon": 2}
+SCALE = {"three_handed": 0.4, "four_handed": 0.4, "four_handed_partners": 0.6, "rubicon": 2,
+         "six_pack": 2}
 METRICS = {"default": ("points_per_seat_hand", "hands"),
-           "rubicon": ("points_per_seat_hand", "rubicon", "stake")}
+           "rubicon": ("points_per_seat_hand", "rubicon", "stake"),
+           "six_pack": ("points_per_seat_hand", "rubicon", "stake")}
 METRIC_TEXT = {"points_per_seat_hand": ("points per seat and hand", "+.2f", 1, ""),
                "hands": ("hands per game", "+.3f", 1, ""),
                "rubicon": ("rubicon rate", "+.2f", 100, "%"),

@@ -37,7 +37,8 @@ def option_sets(variant: str) -> list[dict[str, str]]:
     from bezsim.referee import option_sets as known
 
     named = {"ordinary": known.OPTION_SETS, "polish": known.POLISH_OPTION_SETS,
-             "rubicon": known.RUBICON_OPTION_SETS}.get(variant, [])
+             "rubicon": known.RUBICON_OPTION_SETS,
+             "six_pack": known.SIX_PACK_OPTION_SETS}.get(variant, [])
     return [{}] + [dict(o) for o in named]
 
 
@@ -48,7 +49,7 @@ def _chunk(job: tuple) -> dict:
 
 def check_set(pool, variant: str, options: dict[str, str], hands: int, seed: int) -> dict:
     """At least ``hands`` hands of ``options``, spread over LINE_UPS (seed + i each)."""
-    per_game = soak.HANDS_PER_GAME[variant]
+    per_game = soak.hands_per_game(variant)
     per_line_up = math.ceil(hands / len(LINE_UPS))
     jobs = []
     for i, policies in enumerate(LINE_UPS):

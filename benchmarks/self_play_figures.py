@@ -5,8 +5,10 @@
 
 For each policy (every seat plays it): points per seat and hand, and by source (marriages,
 sequences, beziques, fours, brisques and the rest); combinations per seat and hand; the
-share of hands in which trumps were fixed (Rubicon, R6.2); sequences per seat and hand; the
-rubicon rate and the drawn share, of all games (R6.8). Intervals: over games for the
+share of hands in which trumps were fixed (Rubicon, R6.2); sequences per seat and hand; each
+combination kind the variant scores (each bezique size, each four, six-pack's fours in
+trumps): declared per seat and hand, and the share of hands in which a seat declared one; the
+rubicon rate and the drawn share, of all games (R6.8, R7.5). Intervals: over games for the
 means (a game's seats and hands are averaged first, so games are the independent units),
 Wilson for the shares. Prints one JSON object per policy.
 """
@@ -29,6 +31,7 @@ SOURCES = {
     "sequences": (C.K_SEQUENCE, C.K_PLAIN_SEQUENCE),
     "beziques": (C.K_BEZIQUE, C.K_DOUBLE_BEZIQUE, C.K_TRIPLE_BEZIQUE, C.K_QUADRUPLE_BEZIQUE),
     "fours": (C.K_FOUR_ACES, C.K_FOUR_KINGS, C.K_FOUR_QUEENS, C.K_FOUR_JACKS),
+    "fours_in_trumps": tuple(range(C.K_FOUR_TRUMP_ACES, C.K_FOUR_TRUMP_JACKS + 1)),   # R7.3
     "brisques": (C.K_BRISQUES,),
     "sevens": (C.K_SEVEN_TURNUP, C.K_SEVEN_EXCHANGE, C.K_SEVEN_DECLARE, C.K_SEVEN_PLAYED),
     "last_trick": (C.K_LAST_TRICK,),
@@ -73,6 +76,18 @@ def figures(rules: Rules, policy: str, games: int, seed: int) -> dict:
            "combinations_per_seat_hand": _ci(mean_ci(per_game(hs[..., C.HS_COMBINATIONS]))),
            "sequences_per_seat_hand": _ci(mean_ci(per_game(_count(rules, kinds, (
                C.K_SEQUENCE, C.K_PLAIN_SEQUENCE)))))}
+    params = rules.params()
+    per_kind = {}
+    hands_with = {}
+    for k in C.COMBINATION_KINDS:
+        if k >= len(rules.definition.kinds) or params[C.PR_POINTS + k] <= 0:
+            continue
+        name = C.KIND_NAMES[k]
+        per_kind[name] = _ci(mean_ci(per_game(_count(rules, kinds, (k,)))))
+        any_seat = np.where(played[:, :, 0], (kinds[..., k] > 0).any(axis=2), False)
+        hands_with[name] = _ci(wilson(int(any_seat.sum()), int(hands.sum())))
+    out["declared_per_seat_hand"] = per_kind
+    out["hands_with_one"] = hands_with
     hi = batch.hand_info
     fixed = int(np.where(played[:, :, 0], hi[..., C.HI_TRUMP] >= 0, False).sum())
     out["trumps_fixed_share"] = _ci(wilson(fixed, int(hands.sum())))

@@ -3,7 +3,7 @@ path (Parquet included), and the ratio to the same engine run as plain Python.
 
     python benchmarks/throughput.py [--hands 350000] [--simulate-hands 2000000]
         [--python-games 20] [--policies random,greedy] [--skip-simulate]
-        [--variants ordinary,three_handed,four_handed,four_handed_partners,polish,rubicon]
+        [--variants ordinary,three_handed,four_handed,four_handed_partners,polish,rubicon,six_pack]
 
 Prints one JSON line per case. "per core" divides by the threads used; the engine cases on
 one thread measure a core directly. Each case keeps the best of --repeat runs (the machine
@@ -85,7 +85,7 @@ def main() -> None:
     parser.add_argument("--python-games", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--variants", default="ordinary,three_handed,four_handed,"
-                                               "four_handed_partners,polish,rubicon")
+                                               "four_handed_partners,polish,rubicon,six_pack")
     parser.add_argument("--policies", default="random,greedy",
                         help="self-play cases per variant, e.g. expert or heuristic,expert")
     parser.add_argument("--skip-simulate", action="store_true",

@@ -32,10 +32,7 @@ INDENT = "  "
 NOTE = " " * 12         # lines that follow a trick line
 _TRICKED = (C.TR_PLAY, C.TR_TRICK_WON, C.TR_EVENT, C.TR_DRAW, C.TR_EXCHANGE, C.TR_SHOW,
             C.TR_DECLARED_CARD, C.TR_OPEN)   # records whose field 2 is the trick number
-_COMBINATIONS = frozenset((C.K_COMMON_MARRIAGE, C.K_ROYAL_MARRIAGE, C.K_SEQUENCE,
-                           C.K_PLAIN_SEQUENCE, C.K_BEZIQUE, C.K_DOUBLE_BEZIQUE,
-                           C.K_TRIPLE_BEZIQUE, C.K_QUADRUPLE_BEZIQUE, C.K_FOUR_ACES,
-                           C.K_FOUR_KINGS, C.K_FOUR_QUEENS, C.K_FOUR_JACKS))
+_COMBINATIONS = frozenset(C.COMBINATION_KINDS)
 
 
 def transcript(rules: Rules, policies: list[str], seed: int, game: int) -> str:
@@ -103,21 +100,29 @@ def _split_hands(rows: list[tuple]) -> list[list[tuple]]:
 
 
 def _settlement_lines(info, rules: Rules) -> list[str]:
-    """Rubicon (R6.8): one hand is the game; the engine's settlement, worked out in words."""
+    """Rubicon (R6.8) and six-pack (R7.5): one hand is the game; the engine's settlement,
+    worked out in words."""
     from bezsim.engine import settlement as S
 
+    params = rules.params()
+    line, game_bonus = int(params[C.PR_RUBICON_LINE]), int(params[C.PR_GAME_BONUS])
+    rubicon_bonus, bonus = int(params[C.PR_RUBICON_GAME_BONUS]), int(params[C.PR_BRISQUE_BONUS])
+    decide = rules.definition.brisques_decide          # six-pack: brisques count for nothing
     points = [int(info[C.GI_SCORE + s]) for s in range(2)]
     rounded = [int(info[C.GI_ROUNDED + s]) for s in range(2)]
     brisques = [int(info[C.GI_BRISQUES + s]) for s in range(2)]
     winner, stake = int(info[C.GI_WINNER]), int(info[C.GI_STAKE])
-    lines = ["\nGame over (Rubicon: one hand is the game, R6.8)",
+    name, rule = ("Rubicon", "R6.8") if decide else ("six-pack", "R7.5")
+    lines = [f"\nGame over ({name}: one hand is the game, {rule})",
              f"{INDENT}totals: seat 0 {points[0]}, seat 1 {points[1]} | rounded down to 100: "
              f"seat 0 {rounded[0]}, seat 1 {rounded[1]}",
-             f"{INDENT}brisques (counted aside): seat 0 {brisques[0]}, seat 1 {brisques[1]}"]
-    by_points = rules.options.get("rubicon_close") == "points"
+             f"{INDENT}brisques (counted aside{'' if decide else ', worth nothing'}): "
+             f"seat 0 {brisques[0]}, seat 1 {brisques[1]}"]
+    by_points = rules.options.get("rubicon_close") == "points" or not decide
     if winner < 0:
-        tied = "points" if by_points else "rounded totals"
-        lines.append(f"{INDENT}draw: {tied} and brisques both tie; stake {stake}")
+        tied = ("points and brisques both tie" if by_points and decide
+                else "the points tie" if by_points else "rounded totals and brisques both tie")
+        lines.append(f"{INDENT}draw: {tied}; stake {stake}")
         return lines
     loser = 1 - winner
     if rounded[0] != rounded[1]:
@@ -127,18 +132,19 @@ def _settlement_lines(info, rules: Rules) -> list[str]:
     else:
         how = "on brisques, the rounded totals tying"
     lines.append(f"{INDENT}seat {winner} wins {how}")
+    saving = f" + {brisques[loser]} brisques" if decide else ""
     if info[C.GI_RUBICON]:
-        bonus = int(rules.options.get("rubicon_brisque_bonus", 300))
         counted = max(rounded[loser], S.RUBICON_FLOOR)
         as_floor = f" (counted as {S.RUBICON_FLOOR})" if rounded[loser] < S.RUBICON_FLOOR else ""
-        lines.append(f"{INDENT}seat {loser} is rubiconed: {points[loser]} points + "
-                     f"{brisques[loser]} brisques is under {S.RUBICON_LINE}")
-        lines.append(f"{INDENT}stake {stake} = {rounded[winner]} + {counted}{as_floor} "
-                     f"+ {bonus} for brisques + {S.RUBICON_GAME_BONUS} for game")
+        lines.append(f"{INDENT}seat {loser} is rubiconed: {points[loser]} points{saving} is "
+                     f"under {line}")
+        for_brisques = f" + {bonus} for brisques" if decide else ""
+        lines.append(f"{INDENT}stake {stake} = {rounded[winner]} + {counted}{as_floor}"
+                     f"{for_brisques} + {rubicon_bonus} for game")
     else:
-        lines.append(f"{INDENT}seat {loser} is not rubiconed: {points[loser]} points + "
-                     f"{brisques[loser]} brisques reach {S.RUBICON_LINE}")
-        lines.append(f"{INDENT}stake {stake} = {S.GAME_BONUS} for game + {rounded[winner]} - "
+        lines.append(f"{INDENT}seat {loser} is not rubiconed: {points[loser]} points{saving} "
+                     f"reach {line}")
+        lines.append(f"{INDENT}stake {stake} = {game_bonus} for game + {rounded[winner]} - "
                      f"{rounded[loser]}")
     return lines
 

@@ -36,6 +36,10 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "first_sequence": ("trumps", "plain"),
     "rubicon_close": ("brisques", "points"),
     "partnership_stage2": ("pairs", "all_four"),
+    "four_trump_queens": ("600", "900"),
+    "four_trump_jacks": ("400", "none"),
+    "last_trick_points": ("250", "50"),
+    "rubicon_game_bonus": ("1000", "2000"),
 }
 # option name -> (what it decides, in one line; the rules book's sections), as docs/rules.md
 # R9 opens each option's entry (tests/test_cli.py checks that the two agree)
@@ -62,28 +66,51 @@ OPTION_MEANINGS: dict[str, tuple[str, str]] = {
     "rubicon_brisque_bonus": ("What a rubicon adds for brisques", "R6.8"),
     "first_sequence": ("What a sequence declared before any marriage scores in Rubicon", "R6.2"),
     "rubicon_close": ("How a Rubicon game is decided when the rounded totals are equal", "R6.8"),
+    "four_trump_queens": ("What four queens of trumps score in six-pack", "R7.3"),
+    "four_trump_jacks": ("Whether four jacks of trumps score in six-pack", "R7.3"),
+    "last_trick_points": ("What the last trick scores in six-pack", "R7.3"),
+    "rubicon_game_bonus": ("What a rubicon pays for game in six-pack", "R7.5"),
 }
 # a game of the largest target still fits the engine's 255-hand event numbering
 _INT_OPTIONS = {"target": (1, 10_000)}
 
-# Options of R9 that belong to other variants: named so the error can say why.
-_OTHER_VARIANT_OPTIONS = {
-    "partnership_stage2": "four-handed partnership (four_handed_partners)",
-}
-_RUBICON_OPTIONS = ("rubicon_reuse", "carte_blanche_repeats", "rubicon_brisque_bonus",
-                    "first_sequence", "rubicon_close")
+# Options of R9 that only some variants have (the rest of the ordinary game's options are
+# everyone's): the error for another variant names the variants that have it.
+_OTHER_VARIANT_OPTIONS = ("partnership_stage2", "rubicon_reuse", "carte_blanche_repeats",
+                          "rubicon_brisque_bonus", "first_sequence", "rubicon_close",
+                          "four_trump_queens", "four_trump_jacks", "last_trick_points",
+                          "rubicon_game_bonus")
+_HOLDER_LABELS = {"four_handed_partners": "four-handed partnership (four_handed_partners)"}
 
-_PLANNED_VARIANTS = ("chinese",)
+# the engine's bezique pairs: the option's values, and six-pack's own (R7.3), which it fixes
+_BEZ_PAIRS = {"fixed": C.BEZ_PAIR_FIXED, "by_trump": C.BEZ_PAIR_BY_TRUMP,
+              "trump_queen": C.BEZ_PAIR_TRUMP_QUEEN}
+# other names players use for a preset
+_ALIASES = {"chinese": "six_pack", "six-pack": "six_pack", "sixpack": "six_pack"}
 # why a preset fixes an option, where its fixed value would not say it
 _FIXED_WHY = {("rubicon", "target"): "a Rubicon game is one hand, settled by docs/rules.md "
-                                     "R6.8"}
+                                     "R6.8",
+              ("six_pack", "target"): "a six-pack game is one hand, settled by docs/rules.md "
+                                      "R7.5",
+              ("six_pack", "rubicon_close"): "brisques count for nothing in six-pack: the "
+                                             "unrounded points decide, docs/rules.md R7.5",
+              ("six_pack", "rubicon_brisque_bonus"): "brisques count for nothing in "
+                                                     "six-pack, docs/rules.md R7.5",
+              ("six_pack", "bezique_pair"): "the queen of trumps with a jack of the other "
+                                            "colour, docs/rules.md R7.3",
+              ("six_pack", "last_trick"): "the last trick is the hand's last, scored by "
+                                          "last_trick_points, docs/rules.md R7.3"}
 
 _ORDINARY_DEFAULTS = {name: values[0] for name, values in _CHOICES.items()
-                      if name not in _RUBICON_OPTIONS
-                      and name not in _OTHER_VARIANT_OPTIONS} | {"target": 1000}
+                      if name not in _OTHER_VARIANT_OPTIONS} | {"target": 1000}
 # R3, R4: game 2000; the double game of R2.6 is a two-handed rule, so off unless asked for
 _MULTI_DEFAULTS = _ORDINARY_DEFAULTS | {"target": 2000, "double_game": "off"}
 _RUBICON_POINTS = tuple(50 if k == C.K_LAST_TRICK else p for k, p in enumerate(C.ORDINARY_POINTS))
+# R7.3: carte blanche and the last trick 250 (last_trick_points), fours in trumps; the
+# options four_trump_queens, four_trump_jacks and last_trick_points set theirs
+_SIX_PACK_POINTS = tuple({C.K_CARTE_BLANCHE: 250, C.K_FOUR_TRUMP_ACES: 1000,
+                          C.K_FOUR_TRUMP_TENS: 900, C.K_FOUR_TRUMP_KINGS: 800}.get(k, p)
+                         for k, p in enumerate(_RUBICON_POINTS))
 
 # A preset: the options a user may set (with defaults) and the values fixed by the variant.
 # engine settings a preset fixes (params names without PR_); defaults are the ordinary game's
@@ -93,6 +120,19 @@ _ORDINARY_ENGINE = {"VARIANT": C.VARIANT_ORDINARY, "PACKS": 2, "HAND_SIZE": 8,
 
 # R3, R4: three or four packs, triple bezique, a second double from a declared pair
 _MULTI_ENGINE = _ORDINARY_ENGINE | {"BEZ_LEVELS": 3, "REFORM_DOUBLE": 1}
+
+# R6 and R7: Rubicon's way of play, which six-pack keeps (R7.4): its options, the ordinary
+# options it fixes, and its engine settings (no turn-up, trumps by the first marriage or
+# sequence, one hand a game)
+_RUBICON_PLAY = {"stage2_duty": "follow_and_win", "marriage_to_sequence": "true",
+                 "double_bezique": "add_pair_allowed", "rubicon_reuse": "later_class",
+                 "carte_blanche_repeats": "true", "first_sequence": "trumps"}
+_RUBICON_FIXED = {"last_trick": "trick32", "seven_scores_when": "declared",
+                  "seven_exchange_is_declaration": "false", "brisques_when": "end_of_hand",
+                  "double_game": "off", "declare_after_last_stock_trick": "true", "target": 1}
+_RUBICON_ENGINE = _ORDINARY_ENGINE | {
+    "TURNUP": 0, "BEZ_LEVELS": 4, "TRUMP_BY_MARRIAGE": 1, "NO_SEVEN": 1, "PLAIN_SEQUENCE": 1,
+    "CARTE_BLANCHE": 1, "BRISQUES_ASIDE": 1, "ONE_HAND_GAME": 1}
 
 _PRESETS: dict[str, dict[str, Any]] = {
     "ordinary": {"title": "ordinary two-handed Bézique", "rules": "R2",
@@ -127,20 +167,27 @@ _PRESETS: dict[str, dict[str, Any]] = {
     # hand a game; a marriage may grow into a sequence (the same class, R6.6)
     "rubicon": {
         "title": "Rubicon Bézique", "rules": "R6",
-        "options": {"stage2_duty": "follow_and_win", "marriage_to_sequence": "true",
-                    "double_bezique": "add_pair_allowed", "rubicon_reuse": "later_class",
-                    "carte_blanche_repeats": "true", "rubicon_brisque_bonus": "300",
-                    "first_sequence": "trumps", "rubicon_close": "brisques"},
-        "fixed": {"last_trick": "trick32", "seven_scores_when": "declared",
-                  "seven_exchange_is_declaration": "false", "brisques_when": "end_of_hand",
-                  "double_game": "off", "declare_after_last_stock_trick": "true",
-                  "bezique_pair": "fixed", "target": 1},
+        "options": _RUBICON_PLAY | {"rubicon_brisque_bonus": "300", "rubicon_close": "brisques"},
+        "fixed": _RUBICON_FIXED | {"bezique_pair": "fixed"},
         "open_cards": False,
-        "engine": _ORDINARY_ENGINE | {
+        "engine": _RUBICON_ENGINE | {
             "VARIANT": C.VARIANT_RUBICON, "PACKS": 4, "HAND_SIZE": 9, "DEAL": (3, 3, 3),
-            "TURNUP": 0, "BEZ_LEVELS": 4, "TRUMP_BY_MARRIAGE": 1, "NO_SEVEN": 1,
-            "PLAIN_SEQUENCE": 1, "CARTE_BLANCHE": 1, "BRISQUES_ASIDE": 1, "ONE_HAND_GAME": 1,
-            "POINTS": _RUBICON_POINTS},
+            "POINTS": _RUBICON_POINTS, "RUBICON_LINE": 1000, "GAME_BONUS": 500,
+            "RUBICON_GAME_BONUS": 1000, "BRISQUES_COUNT": 1},
+    },
+    # R7: Rubicon's play with six packs, twelve cards, fours in trumps and the bezique by
+    # trumps; brisques count for nothing, the rubicon line is 3000 and the game bonus 1000
+    "six_pack": {
+        "title": "six-pack (Chinese) Bézique", "rules": "R7",
+        "options": _RUBICON_PLAY | {"four_trump_queens": "600", "four_trump_jacks": "400",
+                                    "last_trick_points": "250", "rubicon_game_bonus": "1000"},
+        "fixed": _RUBICON_FIXED | {"bezique_pair": "trump_queen", "rubicon_close": "points",
+                                   "rubicon_brisque_bonus": "0"},
+        "open_cards": False,
+        "engine": _RUBICON_ENGINE | {
+            "VARIANT": C.VARIANT_SIX_PACK, "PACKS": 6, "HAND_SIZE": 12, "DEAL": (3, 3, 3, 3),
+            "TRUMP_FOURS": 1, "POINTS": _SIX_PACK_POINTS, "RUBICON_LINE": 3000,
+            "GAME_BONUS": 1000, "BRISQUES_COUNT": 0},
     },
 }
 
@@ -164,6 +211,13 @@ class Variant:
     one_hand_game: bool       # a game is one hand (R6)
     settlement: bool          # the game is settled by the rubicon rules: stakes, draws (R6.8)
     default_target: int | None  # the game's target, None when one hand is the game
+    trump_fours: bool         # fours of a rank in trumps score (six-pack, R7)
+    brisques_decide: bool     # brisques decide close games and save from the rubicon (R6.7)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The scoring kinds its tables have a points column for (bezsim.io.schema)."""
+        return C.KIND_NAMES if self.trump_fours else C.KIND_NAMES[:C.N_BASE_KINDS]
 
     @property
     def sides(self) -> int:
@@ -181,7 +235,9 @@ def _variant_of(name: str) -> Variant:
         hand_size=int(engine["HAND_SIZE"]), partners=bool(engine.get("PARTNERS", 0)),
         open_cards=bool(preset["open_cards"]), one_hand_game=one_hand,
         settlement=bool(engine.get("BRISQUES_ASIDE", 0)) and one_hand,
-        default_target=None if one_hand else int(preset["options"]["target"]))
+        default_target=None if one_hand else int(preset["options"]["target"]),
+        trump_fours=bool(engine.get("TRUMP_FOURS", 0)),
+        brisques_decide=bool(engine.get("BRISQUES_COUNT", 0)) and one_hand)
 
 
 VARIANT_DEFINITIONS: dict[str, Variant] = {name: _variant_of(name) for name in _PRESETS}
@@ -218,8 +274,7 @@ def _variant_name(variant: Any) -> str:
     if not isinstance(variant, str):
         raise RulesError(f"variant must be a name ({available}), got {variant!r}")
     name = variant.strip().lower()
-    if name in _PLANNED_VARIANTS:
-        raise RulesError(f"variant {name!r} is not available yet (available: {available})")
+    name = _ALIASES.get(name, name)
     if name not in _PRESETS:
         raise RulesError(f"unknown variant {name!r}{did_you_mean(name, VARIANTS)} "
                          f"(available: {available})")
@@ -235,16 +290,15 @@ def _resolve(variant: str, options: Any) -> dict[str, Any]:
     preset = _PRESETS[variant]
     merged = dict(preset["options"])
     for name, value in options.items():
-        if name in _RUBICON_OPTIONS and name not in preset["options"]:
-            raise RulesError(f"option {name} applies to rubicon bézique, not to variant "
-                             f"{variant!r}")
-        if name in _OTHER_VARIANT_OPTIONS and name not in preset["options"]:
-            raise RulesError(f"option {name} applies to {_OTHER_VARIANT_OPTIONS[name]} "
-                             f"bézique, not to variant {variant!r}")
         if name in preset["fixed"]:
             why = _FIXED_WHY.get((variant, name), f"fixed at {preset['fixed'][name]} by its "
                                                   f"rules")
             raise RulesError(f"option {name} does not apply to variant {variant!r} ({why})")
+        if name in _OTHER_VARIANT_OPTIONS and name not in preset["options"]:
+            holders = [_HOLDER_LABELS.get(v, v) for v in _PRESETS
+                       if name in _PRESETS[v]["options"]]
+            raise RulesError(f"option {name} applies to {_either(holders)} bézique, not to "
+                             f"variant {variant!r}")
         if name not in merged:
             raise RulesError(f"unknown option {name!r}{did_you_mean(name, merged)} (options "
                              f"of {variant}: {', '.join(sorted(merged))})")
@@ -344,7 +398,8 @@ class Rules:
         p = np.zeros(C.PARAMS_SIZE, dtype=np.int64)
         for name, value in preset["engine"].items():
             if name == "DEAL":
-                p[C.PR_DEAL_B1], p[C.PR_DEAL_B2], p[C.PR_DEAL_B3] = value
+                packets = (*value, 0)[:4]
+                p[C.PR_DEAL_B1], p[C.PR_DEAL_B2], p[C.PR_DEAL_B3], p[C.PR_DEAL_B4] = packets
             elif name == "POINTS":
                 p[C.PR_POINTS:C.PR_POINTS + C.N_KINDS] = value
             else:
@@ -362,7 +417,7 @@ class Rules:
         p[C.PR_DOUBLE_BEZ] = _CHOICES["double_bezique"].index(o["double_bezique"])
         p[C.PR_DECL_AFTER_LAST] = o["declare_after_last_stock_trick"] == "true"
         p[C.PR_MARR_TO_SEQ] = o["marriage_to_sequence"] == "true"
-        p[C.PR_BEZ_PAIR] = _CHOICES["bezique_pair"].index(o["bezique_pair"])
+        p[C.PR_BEZ_PAIR] = _BEZ_PAIRS[o["bezique_pair"]]
         p[C.PR_BRISQUE_VALUE] = 10
         p[C.PR_HAND_CAP] = self.hand_cap()
         if "rubicon_reuse" in o:
@@ -372,6 +427,12 @@ class Rules:
             p[C.PR_BRISQUE_BONUS] = int(o["rubicon_brisque_bonus"])
             p[C.PR_FIRST_SEQ_TRUMPS] = o["first_sequence"] == "trumps"
             p[C.PR_CLOSE_BY_POINTS] = o["rubicon_close"] == "points"
+        if "four_trump_queens" in o:
+            p[C.PR_POINTS + C.K_FOUR_TRUMP_QUEENS] = int(o["four_trump_queens"])
+            p[C.PR_POINTS + C.K_FOUR_TRUMP_JACKS] = (0 if o["four_trump_jacks"] == "none"
+                                                     else int(o["four_trump_jacks"]))
+            p[C.PR_POINTS + C.K_LAST_TRICK] = int(o["last_trick_points"])
+            p[C.PR_RUBICON_GAME_BONUS] = int(o["rubicon_game_bonus"])
         return p
 
 

@@ -424,8 +424,9 @@ def format_table(frame: pd.DataFrame, description: dict[str, Any]) -> str:
                          for c, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
 
     seat_list = description["seatings"]
-    rubicon = variant_of(description["variant"]).settlement
-    margin_text = ("the settlement (R6.8) from A's side, + when A wins" if rubicon
+    definition = variant_of(description["variant"])
+    rule = "R6.8" if definition.brisques_decide else "R7.5"
+    margin_text = (f"the settlement ({rule}) from A's side, + when A wins" if definition.settlement
                    else "A's final score minus B's best final score")
     out = [f"tournament: {description['variant']}, {description['games']:,} deals per pair, "
            f"seed {description['seed']}, {len(seat_list)} seatings per deal "

@@ -26,6 +26,7 @@ SPECS: dict[str, tuple[str, int]] = {
     "four_handed_partners": ("greedy", 1000),
     "polish": ("greedy", 1500),
     "rubicon": ("greedy", 6000),
+    "six_pack": ("greedy", 3000),
 }
 
 

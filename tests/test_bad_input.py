@@ -166,7 +166,7 @@ SIMULATE = [
     (["--variant", "four_handed", "--players", "3"], "variant 'four_handed' is played by 4"),
     (["--variant", "pinochle"], "unknown variant 'pinochle'"),
     (["--variant", ""], "unknown variant ''"),
-    (["--variant", "chinese"], "variant 'chinese' is not available yet"),
+    (["--variant", "six_pak"], "unknown variant 'six_pak'; did you mean 'six_pack'?"),
     (["--option", "target"], "option 'target' must look like name=value"),
     (["--option", "=5"], "option '=5' must look like name=value"),
     (["--option", ""], "option '' must look like name=value"),
@@ -311,7 +311,7 @@ EXPLAIN = [
 OPTIONS = [
     (["--variant", "pinochle"], "unknown variant 'pinochle'"),
     (["--variant", ""], "unknown variant ''"),
-    (["--variant", "chinese"], "variant 'chinese' is not available yet"),
+    (["--variant", "six_pak"], "unknown variant 'six_pak'; did you mean 'six_pack'?"),
     (["--option", "target=1"], "No such option '--option'"),
     (["extra"], "Got unexpected extra argument (extra)"),
     (["--json", "--variant", "polsh"], "unknown variant 'polsh'; did you mean 'polish'?"),
@@ -359,8 +359,9 @@ def _stats_cases(partial: str, variant_case: tuple[list[str], str] | None):
 COMPOUNDS = _stats_cases("{partial_polish}", (["{ordinary}"], "compound statistics need a polish "
                                                        "run; {ordinary} is a run of variant "
                                                        "ordinary"))
-RUBICON = _stats_cases("{partial_rubicon}", (["{polish}"], "rubicon statistics need a rubicon run; "
-                                                 "{polish} is a run of variant polish"))
+RUBICON = _stats_cases("{partial_rubicon}", (["{polish}"], "rubicon statistics need a rubicon "
+                                                 "or six_pack run; {polish} is a run of "
+                                                 "variant polish"))
 SEATS = _stats_cases("{partial_rubicon}", None)
 
 TOURNAMENT = [
@@ -579,7 +580,7 @@ SUBPROCESS = [
     (["simulate", "--policies", "greedy(stage2_win_margin=abc)", "--seed", "1", "--out",
       "{out}"], "policy parameter stage2_win_margin='abc' is not a number"),
     (["explain", "{three_copies}"], "seat 0 hand: more copies of 7♣ than 2 packs hold"),
-    (["rubicon", "{polish}"], "rubicon statistics need a rubicon run"),
+    (["rubicon", "{polish}"], "rubicon statistics need a rubicon or six_pack run"),
     (["tournament", "--policies", "random", "--games", "1"], "two distinct policies"),
 ]
 

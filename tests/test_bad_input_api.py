@@ -48,7 +48,7 @@ RULES = [
      "options must map option names to values"),
     ("variant None", lambda: Rules.make(None), "variant must be a name"),
     ("variant a number", lambda: Rules.make(5), "variant must be a name"),
-    ("variant planned", lambda: Rules.make("chinese"), "variant 'chinese' is not available"),
+    ("variant misspelt", lambda: Rules.make("six_pak"), "unknown variant 'six_pak'"),
     ("options text", lambda: Rules.make("ordinary", "target=5"), "options must map option"),
     ("target None", lambda: Rules.make("ordinary", {"target": None}), "got None"),
     ("target float", lambda: Rules.make("ordinary", {"target": 1500.5}), "got 1500.5"),
@@ -352,7 +352,7 @@ LOADERS = [
     ("compounds of ordinary", lambda: compound_stats(SAMPLES / "ordinary"),
      "compound statistics need a polish run"),
     ("rubicon of polish", lambda: rubicon_stats(SAMPLES / "polish"),
-     "rubicon statistics need a rubicon run"),
+     "rubicon statistics need a rubicon or six_pack run"),
     ("read_table name", lambda: read_table(SAMPLES / "ordinary", "foo"), "unknown table 'foo'"),
 ]
 

@@ -94,7 +94,7 @@ def test_simulate_again_resumes_and_says_nothing_to_do(tmp_path, fake_engine):
     (["simulate", "--policies", "random,random,greedy"], "2 seats need 2 policies, got 3"),
     (["simulate", "--option", "target=lots"], "option target must be a whole number"),
     (["simulate", "--option", "target"], "option 'target' must look like name=value"),
-    (["simulate", "--variant", "chinese"], "variant 'chinese' is not available yet"),
+    (["simulate", "--variant", "six_pak"], "unknown variant 'six_pak'; did you mean 'six_pack'?"),
     (["simulate", "--variant", "pinochle"], "unknown variant 'pinochle'"),
     (["simulate", "--option", "trumps=none"], "unknown option 'trumps'"),
     (["simulate", "--option", "stage2_duty=always"], "option stage2_duty='always' is not one of"),

@@ -15,6 +15,7 @@ Also here: determinism of the real engine across threads, serial runs and shard 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
@@ -27,6 +28,7 @@ from bezsim.referee import (
     OPTION_SETS,
     POLISH_OPTION_SETS,
     RUBICON_OPTION_SETS,
+    SIX_PACK_OPTION_SETS,
     Game,
     Hand,
     MultiHand,
@@ -52,10 +54,12 @@ from bezsim.rules import Rules
 
 # --- the presets every variant must pass, and the policy pairs ------------------------------
 
-PRESETS = [Rules.make("ordinary"), Rules.make("polish"), Rules.make("rubicon")]
+PRESETS = [Rules.make("ordinary"), Rules.make("polish"), Rules.make("rubicon"),
+           Rules.make("six_pack")]
 POLICY_PAIRS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy")]
 # x 3 policy pairs: 15,000 checked hands per preset; Rubicon hands (= games) are 64 tricks
-HANDS_PER_CASE = {"ordinary": 5000, "polish": 5000, "rubicon": 3400}
+# six-pack hands are 96 tricks
+HANDS_PER_CASE = {"ordinary": 5000, "polish": 5000, "rubicon": 3400, "six_pack": 1500}
 # hands per non-default option set of bezsim.referee.option_sets (a smaller run each)
 HANDS_PER_OPTION_SET = 1500
 
@@ -282,6 +286,36 @@ HANDS_PER_RUBICON_OPTION_SET = 800
 @pytest.mark.parametrize("options", RUBICON_OPTION_SETS, ids=lambda o: ",".join(sorted(o)))
 def test_rubicon_conformance_with_options(options):
     check_option_set("rubicon", options, 79, HANDS_PER_RUBICON_OPTION_SET)
+
+
+@pytest.mark.parametrize("options", SIX_PACK_OPTION_SETS, ids=lambda o: ",".join(sorted(o)))
+def test_six_pack_conformance_with_options(options):
+    check_option_set("six_pack", options, 81, HANDS_PER_RUBICON_OPTION_SET)
+
+
+@pytest.mark.parametrize("change, caught", [
+    ((C.PR_BEZ_PAIR, C.BEZ_PAIR_FIXED), "shown to score is not every other legal combination"),
+    ((C.PR_POINTS + C.K_FOUR_TRUMP_TENS, 800), "event"),
+    ((C.PR_POINTS + C.K_LAST_TRICK, 50), "event"),
+    ((C.PR_RUBICON_GAME_BONUS, 2000), "game result (R6.8)"),
+], ids=["bezique-pair", "four-trump-tens", "last-trick", "rubicon-game-bonus"])
+def test_six_pack_checker_catches_an_engine_playing_other_rules(monkeypatch, change, caught):
+    """The six-pack checker is not vacuous: an engine that makes Q♠ J♦ the bezique whatever
+    the trumps, pays four tens of trumps 800, the last trick 50 or a rubicon 2000 for game
+    is caught within 300 games (R7.3, R7.5)."""
+    rules = Rules.make("six_pack")
+    at, value = change
+    honest = Rules.params
+
+    def other_rules(self):
+        p = honest(self)
+        p[at] = value
+        return p
+
+    monkeypatch.setattr(Rules, "params", other_rules)
+    with pytest.raises(Violation, match=re.escape(caught)):
+        for game in range(300):
+            checked(rules, ["greedy", "random"], 11, game)
 
 
 # (seed, game) of greedy/greedy games with rare events, found by scanning batch runs
@@ -523,7 +557,8 @@ def test_rubicon_settlement_recomputed():
         b0 = int(rng.integers(0, 33)) * 10
         bonus = int(rng.choice([300, 320]))
         w, rounded, rub, stake = rubicon_settlement(p, [b0, 320 - b0], bonus)
-        assert tuple(int(v) for v in settle(p[0], p[1], b0, 320 - b0, bonus)) == (
+        params = Rules.make("rubicon", {"rubicon_brisque_bonus": str(bonus)}).params()
+        assert tuple(int(v) for v in settle(params, p[0], p[1], b0, 320 - b0)) == (
             w, *rounded, rub, stake)
 
 
@@ -862,7 +897,6 @@ def test_runs_identical_across_shards_and_threads(tmp_path):
     import numba
 
     from bezsim.io.reader import read_run
-    from bezsim.io.schema import KIND_DICT
     from bezsim.running.simulation import run_simulation
 
     rules = PRESETS[0]
@@ -878,7 +912,7 @@ def test_runs_identical_across_shards_and_threads(tmp_path):
     for name in ("hands", "games", "declarations"):
         pd.testing.assert_frame_equal(a[name], b[name])
     hands = pd.read_parquet(str(tmp_path / "b") + "/hands")
-    kinds = [f"pts_{k}" for k in KIND_DICT]
+    kinds = [f"pts_{k}" for k in rules.definition.kinds]
     assert list(hands.columns) == DOCUMENTED_HAND_COLUMNS + kinds
     assert set(DOCUMENTED_KIND_COLUMNS) <= set(kinds)
     assert len(hands) == 2 * int(a["games"]["hands"].sum())

@@ -73,6 +73,16 @@ GOLDEN: dict[tuple[str, str], dict[str, str]] = {
         "games": "259bccca5420dca8e9da8bf90c6039d095bd91fccf5972284c980fdcdb37d635",
         "declarations": "ce32e02ff3a39a09be7f9c2040919334ea9258506b95bc68dfec79bb68591e40",
     },
+    ("six_pack", "random"): {
+        "hands": "ea501591a5cb154e161ee9da352fa92ebdc7fe56dd624ac61715e426deaffd1b",
+        "games": "7d9b197cc3764b47da624ff2753a7a1620749cea923a9ef6307fc84ca898c939",
+        "declarations": "57441c23d7b24de089998d013e32bc3821291adb54c11ec670cf15de9f2c55e8",
+    },
+    ("six_pack", "heuristic,greedy"): {
+        "hands": "3d79b4679cf11ae087915b23c0edb050f3efa752fa51d799e7c2d147b77ae140",
+        "games": "46a2d7e70466949d5e84526eae60d8ae2845c31ba839f87ddb075f0880132d8d",
+        "declarations": "154ff2481b0cc54bf3eebfd5857bdeee1e29b2889cde35c44b4674b23616e613",
+    },
     ("rubicon", "heuristic,greedy"): {
         "hands": "e1bedc9d6b69b6249dd899bf1f930bde6a874436d7cdb5dc9cfee6d365256006",
         "games": "476fb37aed0ec74d5dce2ad8b3bb44f1d2e9811d0b2de75b406d503d4726892e",

@@ -17,7 +17,7 @@ from bezsim.policies.registry import policy_params
 from bezsim.rules import Rules
 
 
-@pytest.mark.parametrize("variant", ["ordinary", "polish", "rubicon"])
+@pytest.mark.parametrize("variant", ["ordinary", "polish", "rubicon", "six_pack"])
 def test_openspiel_random_simulation_test_passes(variant):
     game = pyspiel.load_game("python_bezique", {"variant": variant, "seed": 3})
     pyspiel.random_sim_test(game, num_sims=4, serialize=False, verbose=False)

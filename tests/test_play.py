@@ -60,7 +60,7 @@ def play_screens(variant, seed, you, against, moves, tmp_path, game=0, options=N
 
 PRESETS = [("ordinary", 5, 0, {}), ("rubicon", 5, 1, {}), ("polish", 5, 0, {}),
            ("three_handed", 4, 2, {"target": 1000}), ("four_handed", 6, 3, {"target": 1000}),
-           ("four_handed_partners", 3, 0, {"target": 1000})]
+           ("four_handed_partners", 3, 0, {"target": 1000}), ("six_pack", 4, 1, {})]
 
 
 def who(rules, seat, you):

@@ -16,12 +16,12 @@ from bezsim.rl import N_ACTIONS, STOP, action_of, env, raw_env
 from bezsim.rules import Rules
 
 PRESETS = ["ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
-           "rubicon"]
+           "rubicon", "six_pack"]
 SHORT = {"target": 300}
 
 
 def options_for(variant):
-    return {} if variant == "rubicon" else SHORT
+    return {} if Rules.make(variant).definition.one_hand_game else SHORT
 
 
 @pytest.mark.parametrize("variant", PRESETS)

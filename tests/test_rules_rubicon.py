@@ -24,7 +24,7 @@ import math
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from position_helpers import decl_cards, decls
+from position_helpers import Table, decl_cards, decls, suit_label
 
 from bezsim import cards
 from bezsim.analysis.exact import carte_blanche_probability
@@ -32,15 +32,11 @@ from bezsim.cli import cli
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.engine.api import run_games, trace_one, unpack_events
-from bezsim.engine.hand import play_card
-from bezsim.engine.offers import legal_declarations as engine_legal_declarations
-from bezsim.engine.pending import pending_announce, pending_index, pending_remove
-from bezsim.engine.scoring import score_combination
+from bezsim.engine.pending import pending_announce
 from bezsim.engine.settlement import settle
 from bezsim.io.tables import batch_to_tables
 from bezsim.position import (
     PositionError,
-    build_state,
     explain,
     format_explanation,
     history_names,
@@ -87,73 +83,6 @@ def declare_pos(hand: list[str], trumps: str | None = None, declared: dict | Non
     if scored:
         data["scored_this_trick"] = scored
     return data
-
-
-def _suit_label(kind: int, code: int, trump: int) -> str:
-    with_suit = (kind in MARRIAGES or kind == C.K_PLAIN_SEQUENCE
-                 or (kind == C.K_SEQUENCE and trump == C.NO_TRUMP))
-    return cards.suit_name(code & 3) if with_suit else ""
-
-
-class Table:
-    """A position's engine state, moved on by the engine's own steps (seat 0 declares)."""
-
-    def __init__(self, data: dict) -> None:
-        self.pos = parse_position(data)
-        self.params = self.pos.rules.params()
-        self.S = build_state(self.pos, event_cap=64)
-        self.trick = self.pos.trick
-
-    @property
-    def trumps(self) -> int:
-        return int(self.S[st.O_SC + C.SC_TRUMP])
-
-    def offered(self, seat: int = 0) -> list[tuple]:
-        n = engine_legal_declarations(self.params, self.S, seat, True, True, st.O_ACTS)
-        codes = [int(c) for c in self.S[st.O_ACTS:st.O_ACTS + n]]
-        points = [int(p) for p in self.S[st.O_APTS:st.O_APTS + n]]
-        return sorted((C.KIND_NAMES[c >> 2], _suit_label(c >> 2, c, self.trumps), p)
-                      for c, p in zip(codes, points, strict=True))
-
-    def code(self, kind: int, suit: str | None = None) -> int:
-        return kind * 4 + (cards.parse_suit(suit) if suit else 0)
-
-    def score(self, kind: int, suit: str | None = None, seat: int = 0,
-              status: int = C.EV_SCORED) -> list[str]:
-        """Score a combination as the engine does after a win; return the copies it used."""
-        before = self.S[st.O_HIST:st.O_HIST + st.N_MAX].copy()
-        score_combination(self.params, self.S, seat, self.code(kind, suit), 0, self.trick,
-                          status)
-        after = self.S[st.O_HIST:st.O_HIST + st.N_MAX]
-        return sorted(name(c) for c in np.nonzero(after != before)[0])
-
-    def declare(self, kind: int, suit: str | None = None) -> None:
-        """Seat 0 scores a combination on a win as bezsim.engine.hand's declaring does (one
-        shown earlier is taken off the to-score list and scores 'shown earlier'), then shows
-        the rest to score; the next call is a later win."""
-        code = self.code(kind, suit)
-        i = pending_index(self.S, 0, code)
-        if i >= 0:
-            pending_remove(self.S, 0, i)
-        self.score(kind, suit, status=C.EV_SCORED_PENDING if i >= 0 else C.EV_SCORED)
-        pending_announce(self.params, self.S, 0, st.O_ACTS, 0, self.trick)
-        self.trick += 1
-
-    def play(self, text: str, seat: int = 0) -> None:
-        """Seat plays a card of its hand to a trick (the trick itself is not finished)."""
-        self.trick += 1
-        self.S[st.O_SC + C.SC_N_TRICK] = 0
-        play_card(self.params, self.S, seat, card(text), 0, self.trick, 1)
-
-    def history(self, text: str) -> list[str]:
-        return history_names(self.pos.rules, int(self.S[st.O_HIST + card(text)]))
-
-    def events(self) -> list[tuple]:
-        out = np.zeros(64, np.int64)
-        n = st.copy_events(self.S, out)
-        ev = unpack_events(out[:n])
-        return [(int(ev["trick"][i]), int(ev["seat"][i]), C.KIND_NAMES[ev["kind"][i]],
-                 C.STATUS_NAMES[ev["status"][i]], int(ev["points"][i])) for i in range(n)]
 
 
 def trace_rows(game: int, policies: str = "greedy", seed: int = 11) -> tuple:
@@ -400,7 +329,7 @@ def _to_score(t: Table) -> list[tuple]:
     out = []
     for i in range(int(t.S[st.O_PEND_N])):
         code = int(t.S[st.O_PEND + i * st.PENDING_WIDTH])
-        out.append((C.KIND_NAMES[code >> 2], _suit_label(code >> 2, code, t.trumps)))
+        out.append((C.KIND_NAMES[code >> 2], suit_label(code >> 2, code, t.trumps)))
     return sorted(out)
 
 
@@ -1025,12 +954,14 @@ def test_r6_8_game_info_matches_settle(bonus, close):
         p0, p1 = gi[g, C.GI_SCORE], gi[g, C.GI_SCORE + 1]
         b0, b1 = gi[g, C.GI_BRISQUES], gi[g, C.GI_BRISQUES + 1]
         by_points = int(close == "points")
-        winner, r0, r1, rubicon, stake = settle(p0, p1, b0, b1, int(bonus), by_points)
+        winner, r0, r1, rubicon, stake = settle(rules.params(), p0, p1, b0, b1)
         assert (gi[g, C.GI_WINNER], gi[g, C.GI_ROUNDED], gi[g, C.GI_ROUNDED + 1],
                 gi[g, C.GI_RUBICON], gi[g, C.GI_STAKE]) == (winner, r0, r1, rubicon, stake), g
         assert gi[g, C.GI_DOUBLE] == 0
         rubicons += int(rubicon)
-        forms_differ += settle(p0, p1, b0, b1, int(bonus), 1 - by_points)[0] != winner
+        other = Rules.make("rubicon", {"rubicon_brisque_bonus": bonus,
+                                       "rubicon_close": "brisques" if by_points else "points"})
+        forms_differ += settle(other.params(), p0, p1, b0, b1)[0] != winner
     # simple policies rarely reach 1000: nearly every game is a rubicon, a few are drawn
     assert rubicons > 250
     assert np.any(gi[:, C.GI_WINNER] == -1) == (close == "brisques")  # rounded ties: points

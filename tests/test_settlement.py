@@ -8,7 +8,21 @@ import pytest
 from numba import njit
 
 from bezsim.analysis.exact import carte_blanche_probability
-from bezsim.engine.settlement import settle
+from bezsim.engine.settlement import settle as settle_rules
+from bezsim.rules import Rules
+
+
+def rubicon_params(bonus: int = 300, close_by_points: int = 0) -> np.ndarray:
+    """The Rubicon rules table with options rubicon_brisque_bonus and rubicon_close."""
+    return Rules.make("rubicon", {"rubicon_brisque_bonus": str(int(bonus)),
+                                  "rubicon_close": "points" if close_by_points
+                                  else "brisques"}).params()
+
+
+def settle(p0, p1, b0, b1, bonus=300, close_by_points=0):
+    """The engine's settlement of a Rubicon game (R6.8) under those two options."""
+    return tuple(int(v) for v in settle_rules(rubicon_params(bonus, close_by_points),
+                                              p0, p1, b0, b1))
 
 # (points0, points1, brisques0, brisques1, bonus) -> (winner, rounded0, rounded1, rubicon, stake)
 CASES = [
@@ -80,22 +94,22 @@ def test_rounding_down_to_hundreds(points, rounded):
 
 
 def test_results_are_ints():
-    result = settle(2000, 930, 0, 60, 300)
+    result = settle_rules(rubicon_params(), 2000, 930, 0, 60)
     assert len(result) == 5
     assert all(isinstance(x, int) for x in result)
     # numpy int64 inputs work too
-    args = tuple(np.int64(x) for x in (2000, 930, 0, 60, 300))
-    assert tuple(settle(*args)) == (0, 2000, 900, 1, 4200)
+    args = tuple(np.int64(x) for x in (2000, 930, 0, 60))
+    assert tuple(int(v) for v in settle_rules(rubicon_params(), *args)) == (0, 2000, 900, 1, 4200)
 
 
 def test_callable_from_njit():
     @njit
-    def caller(p0, p1, b0, b1, bonus):
-        winner, r0, r1, rubicon, stake = settle(p0, p1, b0, b1, bonus)
+    def caller(params, p0, p1, b0, b1):
+        winner, r0, r1, rubicon, stake = settle_rules(params, p0, p1, b0, b1)
         return winner * 1_000_000 + stake
 
-    assert caller(2000, 930, 0, 60, 320) == 4220
-    assert caller(1450, 1420, 100, 100, 300) == -1_000_000
+    assert caller(rubicon_params(320), 2000, 930, 0, 60) == 4220
+    assert caller(rubicon_params(), 1450, 1420, 100, 100) == -1_000_000
 
 
 @pytest.mark.parametrize("bonus", [300, 320])

@@ -21,6 +21,7 @@ CASES = [
      (0, 1, 2, 3)),
     ("polish", {"target": 400}, ["random", "expert"], (0,)),
     ("rubicon", {}, ["expert", "random"], (0, 1)),
+    ("six_pack", {}, ["learned", "heuristic"], (0, 1)),
 ]
 
 

@@ -21,11 +21,10 @@ import pandas as pd
 from bezsim.analysis.declared import count_lost, is_declared, read_declared
 from bezsim.analysis.load import Run, n_hands
 from bezsim.analysis.stats import Z95, Estimate, wilson
+from bezsim.engine import constants as C
 from bezsim.engine.constants import KIND_NAMES
 
-COMBINATION_KINDS = ("common_marriage", "royal_marriage", "sequence", "plain_sequence",
-                     "bezique", "double_bezique", "triple_bezique", "quadruple_bezique",
-                     "four_aces", "four_kings", "four_queens", "four_jacks")
+COMBINATION_KINDS = tuple(KIND_NAMES[k] for k in C.COMBINATION_KINDS)
 OTHER_KINDS = tuple(k for k in KIND_NAMES if k not in COMBINATION_KINDS)
 LABELS = {k: k.replace("_", " ") for k in KIND_NAMES}
 LABELS |= {"seven_turnup": "seven turned up", "seven_exchange": "seven exchanged",

@@ -39,6 +39,7 @@ class GameBatch:
     game_info: np.ndarray
     events: np.ndarray
     partners: bool = False      # R4.2: seats t and t + 2 form team t; winner is a team
+    kinds: int = C.N_BASE_KINDS  # scoring kinds its tables show (six-pack: N_KINDS, R7)
 
     @property
     def n_games(self) -> int:
@@ -48,6 +49,12 @@ class GameBatch:
         """Each seat's team: seat % 2 with partners, else the seat itself."""
         seats = np.arange(self.players)
         return seats % 2 if self.partners else seats
+
+
+def table_kinds(params: np.ndarray) -> int:
+    """How many scoring kinds a run's tables show: the fours in trumps only where they score
+    (six-pack, R7), so the other presets' tables keep their columns."""
+    return C.N_KINDS if params[C.PR_TRUMP_FOURS] else C.N_BASE_KINDS
 
 
 def unpack_events(packed: np.ndarray) -> dict[str, np.ndarray]:
@@ -251,7 +258,7 @@ def run_games(rules, policies: PolicySet | Sequence[str] | str, seed: int, game_
     hands = max(1, int(gi[:, C.GI_HANDS].max())) if n_games else hs.shape[1]
     events = max(1, int(gi[:, C.GI_N_EVENTS].max())) if n_games else ev.shape[1]
     return GameBatch(game_start, players, hs[:, :hands], hi[:, :hands], gi, ev[:, :events],
-                     bool(params[C.PR_PARTNERS]))
+                     bool(params[C.PR_PARTNERS]), table_kinds(params))
 
 
 def _wider(a: np.ndarray, axis: int, size: int) -> np.ndarray:
@@ -299,5 +306,5 @@ def trace_one(rules, policies: PolicySet | Sequence[str] | str, seed: int, game:
             raise RuntimeError(f"game {game} does not fit in a trace of {cap} rows")
         cap *= 4
     _check_policy_errors(gi, specs, game)
-    return (GameBatch(game, players, hs, hi, gi, ev, bool(params[C.PR_PARTNERS])),
-            trace[:used])
+    return (GameBatch(game, players, hs, hi, gi, ev, bool(params[C.PR_PARTNERS]),
+                      table_kinds(params)), trace[:used])

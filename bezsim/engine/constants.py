@@ -29,7 +29,17 @@ K_SEVEN_PLAYED = 15
 K_BRISQUES = 16
 K_LAST_TRICK = 17
 K_CARTE_BLANCHE = 18
-N_KINDS = 19
+# six-pack (R7): four of a rank in trumps, K_FOUR_TRUMP_ACES + rank (A, 10, K, Q, J)
+K_FOUR_TRUMP_ACES = 19
+K_FOUR_TRUMP_TENS = 20
+K_FOUR_TRUMP_KINGS = 21
+K_FOUR_TRUMP_QUEENS = 22
+K_FOUR_TRUMP_JACKS = 23
+N_BASE_KINDS = 19      # the kinds of every preset but six-pack (its tables show only these)
+N_KINDS = 24
+# the kinds that are combinations (declared cards), not sevens, brisques, last trick or
+# carte blanche
+COMBINATION_KINDS = (*range(K_FOUR_JACKS + 1), *range(K_FOUR_TRUMP_ACES, N_KINDS))
 
 KIND_NAMES = (
     "common_marriage", "royal_marriage", "sequence", "plain_sequence",
@@ -37,10 +47,13 @@ KIND_NAMES = (
     "four_aces", "four_kings", "four_queens", "four_jacks",
     "seven_turnup", "seven_exchange", "seven_declare", "seven_played",
     "brisques", "last_trick", "carte_blanche",
+    "four_trump_aces", "four_trump_tens", "four_trump_kings", "four_trump_queens",
+    "four_trump_jacks",
 )
 # points of each kind in the ordinary game (R1.8); brisques are per card (10 each)
+# (no fours in trumps: 0)
 ORDINARY_POINTS = (20, 40, 250, 150, 40, 500, 1500, 4500, 100, 80, 60, 40,
-                   10, 10, 10, 10, 10, 10, 50)
+                   10, 10, 10, 10, 10, 10, 50, 0, 0, 0, 0, 0)
 
 # --- per-copy declaration history (R1.1, R1.9) ---------------------------------------------
 H_MARRIAGE = 1
@@ -51,10 +64,11 @@ H_BEZ3 = 16
 H_BEZ4 = 32
 H_FOUR = 64
 H_SEVEN = 128
+H_TRUMP_FOUR = 256     # six-pack (R7): a four of a rank in trumps
 H_CLASS_M = H_MARRIAGE | H_SEQUENCE
 H_CLASS_B = H_BEZ1 | H_BEZ2 | H_BEZ3 | H_BEZ4
 HIST_NAMES = ("marriage", "sequence", "bezique", "double_bezique", "triple_bezique",
-              "quadruple_bezique", "four", "seven")
+              "quadruple_bezique", "four", "seven", "trump_four")
 
 # --- where a card is (loc array) -----------------------------------------------------------
 LOC_STOCK = 0
@@ -141,7 +155,13 @@ PR_REFORM_DOUBLE = 34   # 1: once a Q and a J of a declared double are played, t
                         #    the table may make a second double with a third pair (R3)
 PR_FIRST_SEQ_TRUMPS = 35  # 1: a sequence declared while trumps are undecided is in trumps (R6.2)
 PR_CLOSE_BY_POINTS = 36   # 1: rounded totals tied, the unrounded points decide (R6.8 rubicon_close)
-PR_POINTS = 40         # + kind: points of that kind
+PR_RUBICON_LINE = 37      # a loser under this is rubiconed (R6.8: 1000; six-pack R7: 3000)
+PR_GAME_BONUS = 38        # a plain win's bonus (R6.8: 500; six-pack: 1000)
+PR_RUBICON_GAME_BONUS = 39  # a rubicon's bonus for game (R6.8: 1000)
+PR_BRISQUES_COUNT = 40    # 1: brisques decide close scores and save from the rubicon (R6.7)
+PR_TRUMP_FOURS = 41       # 1: fours of a rank in trumps score (six-pack, R7)
+PR_DEAL_B4 = 42           # a fourth packet of the deal (six-pack: 3-3-3-3), 0 for none
+PR_POINTS = 48         # + kind: points of that kind
 PARAMS_SIZE = PR_POINTS + N_KINDS
 
 VARIANT_ORDINARY = 0
@@ -150,11 +170,12 @@ VARIANT_RUBICON = 2
 VARIANT_THREE_HANDED = 3
 VARIANT_FOUR_HANDED = 4
 VARIANT_FOUR_PARTNERS = 5
+VARIANT_SIX_PACK = 6
 NO_TRUMP = -1            # SC_TRUMP before the first marriage fixes trumps (R6.2)
 REUSE_ORDINARY = 0       # R1.9 (Polish: rule 1 only, through PR_OPEN_CARDS)
 REUSE_LATER_CLASS = 1    # R6.6: same class upward or a later class; re-forming
 REUSE_ANY_CLASS = 2      # R6.6 option any_class
-H_EVER_SHIFT = 8         # Rubicon: bits << 8 record every kind a copy ever scored in; the
+H_EVER_SHIFT = 9         # Rubicon: bits << 9 record every kind a copy ever scored in; the
                          # low bits then mean "part of an intact declared combination"
 
 # option values
@@ -174,6 +195,8 @@ DOUBLE_BEZ_ADD_PAIR = 0
 DOUBLE_BEZ_ALL_AT_ONCE = 1
 BEZ_PAIR_FIXED = 0
 BEZ_PAIR_BY_TRUMP = 1
+BEZ_PAIR_TRUMP_QUEEN = 2   # the queen of trumps and the jack of the suit of the other colour
+                           # paired with it (♠ ♦, ♥ ♣): six-pack (R7)
 
 # --- output layout ----------------------------------------------------------------------------
 # hand_seat[g, h, seat, :]

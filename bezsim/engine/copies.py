@@ -5,7 +5,6 @@ cards already on the table first, so fresh copies stay free for later combinatio
 from bezsim.engine.constants import (
     ACE,
     H_CLASS_B,
-    H_FOUR,
     JACK,
     K_BEZIQUE,
     K_COMMON_MARRIAGE,
@@ -13,6 +12,7 @@ from bezsim.engine.constants import (
     K_FOUR_JACKS,
     K_FOUR_KINGS,
     K_FOUR_QUEENS,
+    K_FOUR_TRUMP_ACES,
     K_PLAIN_SEQUENCE,
     K_QUADRUPLE_BEZIQUE,
     K_ROYAL_MARRIAGE,
@@ -37,9 +37,11 @@ from bezsim.engine.roles import (
     bezique_forbid,
     code_kind,
     code_suit,
+    four_forbid,
     marriage_forbid,
     sequence_forbid,
     single_forbid,
+    trump_four_forbid,
 )
 from bezsim.engine.state import (
     O_BUF,
@@ -54,12 +56,12 @@ from bezsim.engine.state import (
 
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def _popcount8(h):
-    """Bits set among the low 16 (the history word), without a data-dependent loop."""
-    h = h & 0xFFFF
-    h = h - ((h >> 1) & 0x5555)
-    h = (h & 0x3333) + ((h >> 2) & 0x3333)
-    h = (h + (h >> 4)) & 0x0F0F
-    return (h + (h >> 8)) & 0x1F
+    """Bits set in the history word (18 bits), without a data-dependent loop."""
+    h = h & 0x3FFFF
+    h = h - ((h >> 1) & 0x15555)
+    h = (h & 0x33333) + ((h >> 2) & 0x33333)
+    h = (h + (h >> 4)) & 0x30F0F
+    return (h + (h >> 8) + (h >> 16)) & 0x1F
 
 
 @njit(error_model="numpy", cache=True, _nrt=False)
@@ -107,7 +109,7 @@ def _copy_key(S, c, loc_a, loc_b, loc_c, forbid, n_out):
             + (1 if loc >= LOC_TABLE else 0)) if ok else -1
 
 
-CAND_MAX = 16      # copies of a rank: four suits of up to four packs
+CAND_MAX = 24      # copies of a rank: four suits of up to six packs
 
 
 @njit(error_model="numpy", cache=True, _nrt=False)
@@ -206,6 +208,9 @@ def select_copies_at(params, S, loc_a, loc_b, loc_c, code):
             n = _pick_many(S, packs, loc_a, loc_b, loc_c, f, False, forbid, n, level)
         if level <= 3 and not params[PR_OPEN_CARDS] and params[PR_REUSE] == REUSE_ORDINARY:
             _ensure_new_to_bezique_class(S, packs, loc_a, loc_b, loc_c, n, bq, bj)
+    elif kind >= K_FOUR_TRUMP_ACES:             # six-pack (R7): a four in trumps
+        n = _pick_many(S, packs, loc_a, loc_b, loc_c, trump * 8 + kind - K_FOUR_TRUMP_ACES,
+                       False, trump_four_forbid(params), 0, 4)
     else:
         r = ACE
         if kind == K_FOUR_KINGS:
@@ -214,5 +219,5 @@ def select_copies_at(params, S, loc_a, loc_b, loc_c, code):
             r = QUEEN
         elif kind == K_FOUR_JACKS:
             r = JACK
-        n = _pick_many(S, packs, loc_a, loc_b, loc_c, r, True, H_FOUR, 0, 4)
+        n = _pick_many(S, packs, loc_a, loc_b, loc_c, r, True, four_forbid(params), 0, 4)
     return n

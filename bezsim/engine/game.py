@@ -39,8 +39,6 @@ from bezsim.engine.constants import (
     K_CARTE_BLANCHE,
     N_KINDS,
     NO_CARD,
-    PR_BRISQUE_BONUS,
-    PR_CLOSE_BY_POINTS,
     PR_DOUBLE_GAME,
     PR_HAND_SIZE,
     PR_ONE_HAND_GAME,
@@ -180,10 +178,9 @@ def play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info
     for p in range(players):
         game_info[GI_ROUNDED + p] = scores[p]
     if params[PR_ONE_HAND_GAME]:
-        winner, r0, r1, rubicon, stake = settle(scores[0], scores[1], game_info[GI_BRISQUES],
-                                                game_info[GI_BRISQUES + 1],
-                                                params[PR_BRISQUE_BONUS],
-                                                params[PR_CLOSE_BY_POINTS])
+        winner, r0, r1, rubicon, stake = settle(params, scores[0], scores[1],
+                                                game_info[GI_BRISQUES],
+                                                game_info[GI_BRISQUES + 1])
         game_info[GI_ROUNDED] = r0
         game_info[GI_ROUNDED + 1] = r1
         game_info[GI_RUBICON] = rubicon

@@ -39,6 +39,7 @@ from bezsim.engine.constants import (
     PR_DEAL_B1,
     PR_DEAL_B2,
     PR_DEAL_B3,
+    PR_DEAL_B4,
     PR_DECL_AFTER_LAST,
     PR_HAND_SIZE,
     PR_LAST_TRICK,
@@ -192,7 +193,7 @@ def deal(params, S, rng, hand_no, dealer):
         S[O_STOCK + i] = i
     shuffle_range(rng[0], S, O_STOCK, n_cards)
     pos = 0
-    for b in (params[PR_DEAL_B1], params[PR_DEAL_B2], params[PR_DEAL_B3]):
+    for b in (params[PR_DEAL_B1], params[PR_DEAL_B2], params[PR_DEAL_B3], params[PR_DEAL_B4]):
         for k in range(1, players + 1):
             seat = next_seat(dealer, k, players)
             for _ in range(b):

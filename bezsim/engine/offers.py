@@ -8,6 +8,7 @@ from bezsim.engine.constants import (
     K_BEZIQUE,
     K_COMMON_MARRIAGE,
     K_DOUBLE_BEZIQUE,
+    K_FOUR_TRUMP_ACES,
     K_PLAIN_SEQUENCE,
     K_ROYAL_MARRIAGE,
     K_SEQUENCE,
@@ -23,6 +24,7 @@ from bezsim.engine.constants import (
     PR_POINTS,
     PR_REUSE,
     PR_SEVEN_WHEN,
+    PR_TRUMP_FOURS,
     QUEEN,
     REUSE_ORDINARY,
     SC_EXCHANGED,
@@ -44,6 +46,7 @@ from bezsim.engine.roles import (
     CN_KING,
     CN_QUEEN,
     CN_SEVEN,
+    CN_TFOUR,
     FOUR_KINDS,
     partner_shown,
     seq_slot,
@@ -156,6 +159,12 @@ def legal_declarations(params, S, seat, allow_combo, allow_seven, out):
             kind = FOUR_KINDS[r]
             n = _offer_if(S, out, n, S[cnt + CN_FOUR + r] >= 4, kind, 0,
                           params[PR_POINTS + kind])
+        if params[PR_TRUMP_FOURS] and not undecided:
+            for r in range(JACK + 1):           # six-pack (R7): fours in trumps, tens too
+                kind = K_FOUR_TRUMP_ACES + r
+                n = _offer_if(S, out, n, (S[cnt + CN_TFOUR + r] >= 4)
+                              & (params[PR_POINTS + kind] > 0), kind, 0,
+                              params[PR_POINTS + kind])
     if allow_seven:
         seven = S[cnt + CN_SEVEN] > 0
         n = _offer_if(S, out, n, seven & exchange_possible(S), K_SEVEN_EXCHANGE, 0,

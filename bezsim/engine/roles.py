@@ -5,6 +5,7 @@ copy's declaration history, and the per-seat counts of copies free for each comb
 
 from bezsim.engine.constants import (
     BEZ_PAIR_BY_TRUMP,
+    BEZ_PAIR_TRUMP_QUEEN,
     CLUBS,
     DIAMONDS,
     DOUBLE_BEZ_ALL_AT_ONCE,
@@ -19,6 +20,7 @@ from bezsim.engine.constants import (
     H_MARRIAGE,
     H_SEQUENCE,
     H_SEVEN,
+    H_TRUMP_FOUR,
     HEARTS,
     JACK,
     K_BEZIQUE,
@@ -44,6 +46,7 @@ from bezsim.engine.constants import (
     PR_PLAIN_SEQUENCE,
     PR_PLAYERS,
     PR_REUSE,
+    PR_TRUMP_FOURS,
     QUEEN,
     REUSE_LATER_CLASS,
     REUSE_ORDINARY,
@@ -91,13 +94,15 @@ CN_BQ_TRIPLE = 38  # ... for a triple (three or more packs)
 CN_BJ_TRIPLE = 39
 CN_BQ_QUAD = 40    # ... for a quadruple (four packs)
 CN_BJ_QUAD = 41
-CN_NONE = 42       # where faces feeding nothing are counted (never read)
-CN_SIZE = 43
+CN_TFOUR = 42      # + rank (A..J): copies of that rank in trumps free for its four (R7)
+CN_NONE = 47       # where faces feeding nothing are counted (never read)
+CN_SIZE = 48
 
 FORBID_DOUBLE = H_BEZ2 | H_BEZ3 | H_BEZ4   # no double from a double or a higher bezique
 BEZ_KINDS = (K_BEZIQUE, K_DOUBLE_BEZIQUE, K_TRIPLE_BEZIQUE, K_QUADRUPLE_BEZIQUE)
 BEZ_BITS = (H_BEZ1, H_BEZ2, H_BEZ3, H_BEZ4)
 FOUR_KINDS = (K_FOUR_ACES, -1, K_FOUR_KINGS, K_FOUR_QUEENS, K_FOUR_JACKS)
+H_FOURS = H_FOUR | H_TRUMP_FOUR            # the class of fours (R6.6 class F)
 
 
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
@@ -128,8 +133,15 @@ def suit_extra(kind, code):
 @njit(error_model="numpy", cache=True, _nrt=False)
 def bezique_faces(params, trump):
     """(queen face, jack face) of a bezique: Q♠ J♦; with option ``bezique_pair=by_trump``
-    Q♣ J♥ when spades or diamonds are trumps (R9)."""
-    if params[PR_BEZ_PAIR] == BEZ_PAIR_BY_TRUMP and (trump == SPADES or trump == DIAMONDS):
+    Q♣ J♥ when spades or diamonds are trumps (R9); in six-pack the queen of trumps and the
+    jack of the other colour's suit paired with it, ♠ with ♦ and ♥ with ♣ (R7), and no
+    bezique while trumps are undecided (-1, -1: no face)."""
+    pair = params[PR_BEZ_PAIR]
+    if pair == BEZ_PAIR_TRUMP_QUEEN:
+        if trump < 0:
+            return -1, -1
+        return trump * 8 + QUEEN, (trump ^ 2) * 8 + JACK
+    if pair == BEZ_PAIR_BY_TRUMP and (trump == SPADES or trump == DIAMONDS):
         return CLUBS * 8 + QUEEN, HEARTS * 8 + JACK
     return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
 
@@ -146,10 +158,27 @@ def _earlier_classes(params, klass):
     if params[PR_REUSE] != REUSE_LATER_CLASS:
         return 0
     if klass == 0:
-        return _ever(H_CLASS_B | H_FOUR)
+        return _ever(H_CLASS_B | H_FOURS)
     if klass == 1:
-        return _ever(H_FOUR)
+        return _ever(H_FOURS)
     return 0
+
+
+@njit(error_model="numpy", cache=True, _nrt=False)
+def four_forbid(params):
+    """A four of a rank: not from a copy in an intact four of its rank; in six-pack (R7) not
+    from one that was ever in a four in trumps either, the higher four of the class (no
+    downward step within a class, R6.6)."""
+    if params[PR_TRUMP_FOURS]:
+        return H_FOUR | _ever(H_TRUMP_FOUR)
+    return H_FOUR
+
+
+@njit(error_model="numpy", cache=True, _nrt=False)
+def trump_four_forbid(params):
+    """A four of a rank in trumps (R7): not from a copy in an intact one; a plain four's
+    copies may step up to it (same class upward, R6.6)."""
+    return H_TRUMP_FOUR
 
 
 @njit(error_model="numpy", cache=True, _nrt=False)
@@ -241,6 +270,7 @@ def _build_roles(params, S, trump):
     levels = params[PR_BEZ_LEVELS]
     plain = params[PR_PLAIN_SEQUENCE] != 0
     seven = params[PR_NO_SEVEN] == 0
+    trump_fours = params[PR_TRUMP_FOURS] != 0
     for f in range(32):
         r = f & 7
         s = f >> 3
@@ -260,11 +290,14 @@ def _build_roles(params, S, trump):
                 slot = (CN_BQ_SINGLE if level <= 2 else CN_BQ_TRIPLE) + 2 * ((level - 1) % 2)
                 at = _role(S, at, slot + (0 if f == bq else 1), bezique_forbid(params, level))
         if r <= JACK and r != TEN:
-            at = _role(S, at, CN_FOUR + r, H_FOUR)
+            at = _role(S, at, CN_FOUR + r, four_forbid(params))
+        if trump_fours and s == trump and r <= JACK:
+            at = _role(S, at, CN_TFOUR + r, trump_four_forbid(params))
         if seven and s == trump and r == SEVEN:
             at = _role(S, at, CN_SEVEN, H_SEVEN)
         S[O_ROLE_N + f] = at - base
-    S[O_N_COUNTS] = CN_COMMON if (not plain and levels <= 2) else CN_NONE
+    S[O_N_COUNTS] = (CN_NONE if trump_fours else CN_COMMON if (not plain and levels <= 2)
+                     else CN_TFOUR)
 
 
 @njit(error_model="numpy", cache=True, _nrt=False)

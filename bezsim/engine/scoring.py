@@ -13,9 +13,11 @@ from bezsim.engine.constants import (
     H_MARRIAGE,
     H_SEQUENCE,
     H_SEVEN,
+    H_TRUMP_FOUR,
     K_BEZIQUE,
     K_COMMON_MARRIAGE,
     K_DOUBLE_BEZIQUE,
+    K_FOUR_TRUMP_ACES,
     K_PLAIN_SEQUENCE,
     K_QUADRUPLE_BEZIQUE,
     K_ROYAL_MARRIAGE,
@@ -88,6 +90,8 @@ def history_bit(kind):
         return H_BEZ3
     if kind == K_QUADRUPLE_BEZIQUE:
         return H_BEZ4
+    if kind >= K_FOUR_TRUMP_ACES:
+        return H_TRUMP_FOUR
     return H_FOUR
 
 

@@ -31,7 +31,7 @@ from bezsim.engine.constants import (
 from bezsim.engine.jit import njit
 
 N_MAX = 192            # six packs
-PENDING_MAX = 16       # "to score" combinations a seat can hold at once (R1.10)
+PENDING_MAX = 24       # "to score" combinations a seat can hold at once (R1.10)
 PENDING_WIDTH = 10     # code, n cards, up to 8 card ids (a quadruple bezique)
 ACTIONS_MAX = 64
 
@@ -57,7 +57,7 @@ O_HPTS = O_PEND_N + MAX_PLAYERS               # + seat * N_KINDS + kind: points 
 O_WON = O_HPTS + MAX_PLAYERS * N_KINDS
 O_BRISQ = O_WON + MAX_PLAYERS
 O_CNT = O_BRISQ + MAX_PLAYERS                 # scratch (copies: candidate copies, _pick_many)
-CNT_WIDTH = 48
+CNT_WIDTH = 56
 O_BUF = O_CNT + CNT_WIDTH                     # scratch card list (copies)
 ROLES_PER_FACE = 8
 O_ROLE_SLOT = O_BUF + 8                       # + face * 8 + j: a count this face feeds (roles)

@@ -2,7 +2,10 @@
 
 Small integer types keep shards compact (a run can hold millions of hand rows); strings that
 repeat (policy, suit, card, kind, status) are dictionary-encoded against FIXED dictionaries,
-so every shard of every run has identical categories and files concatenate cleanly.
+so every shard of every run of a variant has identical categories and files concatenate
+cleanly. The scoring kinds are the variant's (``Variant.kinds``): six-pack's fours in trumps
+appear only in six-pack runs, so the other presets' tables keep their columns and
+categories.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from bezsim.cards import SUIT_SYMBOLS, card_name
-from bezsim.engine.constants import KIND_NAMES, STATUS_NAMES
+from bezsim.engine.constants import KIND_NAMES, N_BASE_KINDS, STATUS_NAMES
 
 TABLE_NAMES = ("hands", "games", "declarations")
 
@@ -19,7 +22,6 @@ DICT_STRING = pa.dictionary(pa.int8(), pa.string())
 
 SUIT_DICT: tuple[str, ...] = SUIT_SYMBOLS
 FACE_DICT: tuple[str, ...] = tuple(card_name(face) for face in range(32))
-KIND_DICT: tuple[str, ...] = KIND_NAMES
 STATUS_DICT: tuple[str, ...] = STATUS_NAMES
 
 
@@ -39,8 +41,9 @@ def kind_column(kind: str) -> str:
     return f"pts_{kind}"
 
 
-def hands_schema() -> pa.Schema:
-    """One row per (game, hand, seat)."""
+def hands_schema(kinds: int = N_BASE_KINDS) -> pa.Schema:
+    """One row per (game, hand, seat); a points column for each of the first ``kinds``
+    scoring kinds (the fours in trumps only in six-pack, R7)."""
     fields = [
         ("game_id", pa.int64()),
         ("hand", pa.int16()),
@@ -61,7 +64,7 @@ def hands_schema() -> pa.Schema:
         ("brisques", pa.int16()),
         ("carte_blanches", pa.int16()),
     ]
-    fields += [(kind_column(kind), pa.int32()) for kind in KIND_NAMES]
+    fields += [(kind_column(kind), pa.int32()) for kind in KIND_NAMES[:kinds]]
     return _schema(fields)
 
 
@@ -97,9 +100,9 @@ def declarations_schema() -> pa.Schema:
     ])
 
 
-def table_schemas(players: int) -> dict[str, pa.Schema]:
+def table_schemas(players: int, kinds: int = N_BASE_KINDS) -> dict[str, pa.Schema]:
     return {
-        "hands": hands_schema(),
+        "hands": hands_schema(kinds),
         "games": games_schema(players),
         "declarations": declarations_schema(),
     }

@@ -16,7 +16,6 @@ from bezsim.engine.api import GameBatch
 from bezsim.io import flatten as F
 from bezsim.io.schema import (
     FACE_DICT,
-    KIND_DICT,
     STATUS_DICT,
     SUIT_DICT,
     TABLE_NAMES,
@@ -158,8 +157,8 @@ def _hands_table(batch: GameBatch, policies: list[str]) -> pa.Table:
         _plain(c.wide[0]), _plain(c.wide[1]),
     ]
     columns += [_plain(c.small[1 + k]) for k in range(len(F.SMALL_COUNTS))]
-    columns += [_plain(c.wide[2 + k]) for k in range(C.N_KINDS)]
-    return pa.Table.from_arrays(columns, schema=hands_schema())
+    columns += [_plain(c.wide[2 + k]) for k in range(batch.kinds)]
+    return pa.Table.from_arrays(columns, schema=hands_schema(batch.kinds))
 
 
 def _games_table(batch: GameBatch, policies: list[str]) -> pa.Table:
@@ -186,13 +185,14 @@ def _games_table(batch: GameBatch, policies: list[str]) -> pa.Table:
 def _declarations_table(batch: GameBatch) -> pa.Table:
     c = F.declaration_columns(batch.events, batch.game_info, batch.game_start,
                               _IS_COMBINATION)
-    _check_code(int(c.highest[0]), KIND_DICT, "event kind")
+    kinds = C.KIND_NAMES[:batch.kinds]      # six-pack's fours in trumps only where they score
+    _check_code(int(c.highest[0]), kinds, "event kind")
     _check_code(int(c.highest[1]), STATUS_DICT, "event status")
     _check_code(int(c.highest[2]) - 1, SUIT_DICT, "event suit")
     columns = [
         _plain(c.game_id), _plain(c.small[F.HAND]), _plain(c.small[F.TRICK]),
         _plain(c.tiny[F.EV_SEAT]),
-        _coded(c.tiny[F.KIND], None, KIND_DICT),
+        _coded(c.tiny[F.KIND], None, kinds),
         _plain(c.points),
         _coded(c.tiny[F.STATUS], None, STATUS_DICT),
         _coded(c.tiny[F.SUIT], c.valid[0], SUIT_DICT),
@@ -205,4 +205,5 @@ def _declarations_table(batch: GameBatch) -> pa.Table:
 _IS_COMBINATION = np.zeros(256, dtype=np.bool_)
 _IS_COMBINATION[[C.K_COMMON_MARRIAGE, C.K_ROYAL_MARRIAGE, C.K_SEQUENCE, C.K_PLAIN_SEQUENCE,
                  C.K_BEZIQUE, C.K_DOUBLE_BEZIQUE, C.K_TRIPLE_BEZIQUE, C.K_QUADRUPLE_BEZIQUE,
-                 C.K_FOUR_ACES, C.K_FOUR_KINGS, C.K_FOUR_QUEENS, C.K_FOUR_JACKS]] = True
+                 C.K_FOUR_ACES, C.K_FOUR_KINGS, C.K_FOUR_QUEENS, C.K_FOUR_JACKS,
+                 *range(C.K_FOUR_TRUMP_ACES, C.K_FOUR_TRUMP_JACKS + 1)]] = True

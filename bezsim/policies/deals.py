@@ -10,8 +10,6 @@ from bezsim.engine.constants import (
     LOC_STOCK,
     MAX_HAND,
     PARAMS_SIZE,
-    PR_BRISQUE_BONUS,
-    PR_CLOSE_BY_POINTS,
     PR_ONE_HAND_GAME,
     PR_PACKS,
     PR_PARTNERS,
@@ -145,9 +143,8 @@ def hand_value(W, seat, rules, settlement):
     if settlement and rules[PR_ONE_HAND_GAME] and rules[PR_PLAYERS] == 2:
         pts = O_SC + SC_HAND_POINTS
         score = O_SC + SC_SCORE
-        winner, _, _, _, stake = settle(W[score] + W[pts], W[score + 1] + W[pts + 1],
-                                        W[O_BRISQ_TAKEN], W[O_BRISQ_TAKEN + 1],
-                                        rules[PR_BRISQUE_BONUS], rules[PR_CLOSE_BY_POINTS])
+        winner, _, _, _, stake = settle(rules, W[score] + W[pts], W[score + 1] + W[pts + 1],
+                                        W[O_BRISQ_TAKEN], W[O_BRISQ_TAKEN + 1])
         if winner < 0:
             return 0
         return stake if winner == seat else -stake

@@ -15,6 +15,7 @@ regions (policy contract, bezsim/policies/builtin.py).
 
 from bezsim.engine.constants import (
     ACE,
+    BEZ_PAIR_TRUMP_QUEEN,
     D_PLAY,
     DIAMONDS,
     H_CLASS_B,
@@ -23,19 +24,20 @@ from bezsim.engine.constants import (
     JACK,
     KING,
     NO_TRUMP,
+    PR_BEZ_PAIR,
+    PR_BRISQUES_ASIDE,
+    PR_PLAIN_SEQUENCE,
     QUEEN,
     SC_N_TRICK,
     SC_PACKS,
     SC_STAGE,
     SC_TRUMP,
-    SC_VARIANT,
     SEVEN,
     SPADES,
     TEN,
     V_PLAYED,
     V_SHOWN,
     V_TRICK,
-    VARIANT_RUBICON,
 )
 from bezsim.engine.jit import njit
 from bezsim.engine.state import (
@@ -44,6 +46,7 @@ from bezsim.engine.state import (
     O_DECISION,
     O_HIST,
     O_N_ACTS,
+    O_RULES,
     O_SC,
     O_SEEN,
     O_TRICK,
@@ -121,9 +124,9 @@ def keep_value(S, seat, w, card, n, trump, packs):
     r = card & 7
     f = _face(card)
     s = f >> 3
-    rubicon = S[O_SC + SC_VARIANT] == VARIANT_RUBICON
+    aside = S[O_RULES + PR_BRISQUES_ASIDE] != 0
     v = (7 - r) * 0.5
-    if (r == ACE or r == TEN) and not rubicon:     # Rubicon: brisques are not points (R6.7)
+    if (r == ACE or r == TEN) and not aside:       # Rubicon: brisques are not points (R6.7)
         v += w[W_BRISQUE]
     if s == trump:
         v += w[W_TRUMP]
@@ -135,19 +138,32 @@ def keep_value(S, seat, w, card, n, trump, packs):
             v += w[W_MARRIAGE] * (2.0 if s == trump else 1.0)
         elif _gone_elsewhere(S, seat, other, packs) < packs:
             v += w[W_MARRIAGE] * 0.25
-    if f == SPADES * 8 + QUEEN or f == DIAMONDS * 8 + JACK:
-        other = DIAMONDS * 8 + JACK if f == SPADES * 8 + QUEEN else SPADES * 8 + QUEEN
+    bq, bj = _bezique_faces(S, trump)
+    if f == bq or f == bj:
+        other = bj if f == bq else bq
         if _gone_elsewhere(S, seat, other, packs) < packs:
             v += w[W_BEZIQUE] * (1.0 + _held(S, n, other))
     if r == ACE or r == KING or r == QUEEN or r == JACK:
         # fours are common with many packs: the weight is per card at two packs
         v += w[W_FOUR] * (_held_rank(S, n, r) - 1) * 2.0 / packs
-    if r <= JACK and (s == trump or rubicon):      # Rubicon: plain sequences score (R6.3)
+    plain = S[O_RULES + PR_PLAIN_SEQUENCE] != 0
+    if r <= JACK and (s == trump or plain):        # Rubicon: plain sequences score (R6.3)
         seq = 0
         for rr in range(5):
             seq += _held(S, n, s * 8 + rr) > 0
         v += w[W_SEQUENCE] * (seq - 1) * (1.0 if s == trump else 0.6)
     return v
+
+
+@njit(cache=True, _nrt=False)
+def _bezique_faces(S, trump):
+    """Q♠ J♦, or in six-pack the queen of trumps with its jack of the other colour (R7)
+    (-1, -1 while trumps are undecided)."""
+    if S[O_RULES + PR_BEZ_PAIR] == BEZ_PAIR_TRUMP_QUEEN:
+        if trump < 0:
+            return -1, -1
+        return trump * 8 + QUEEN, (trump ^ 2) * 8 + JACK
+    return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
 
 
 @njit(cache=True, _nrt=False)
@@ -170,8 +186,8 @@ def _declare_value(S, n, trump):
         if _free(S, n, s * 8 + KING, H_MARRIAGE) > 0 and _free(S, n, s * 8 + QUEEN,
                                                                H_MARRIAGE) > 0:
             best = max(best, 40 if (s == trump or trump < 0) else 20)
-    if (_free(S, n, SPADES * 8 + QUEEN, H_CLASS_B) > 0
-            and _free(S, n, DIAMONDS * 8 + JACK, H_CLASS_B) > 0):
+    bq, bj = _bezique_faces(S, trump)
+    if bq >= 0 and _free(S, n, bq, H_CLASS_B) > 0 and _free(S, n, bj, H_CLASS_B) > 0:
         best = max(best, 40)
     for r, pts in ((ACE, 100), (KING, 80), (QUEEN, 60), (JACK, 40)):
         c = 0
@@ -229,7 +245,7 @@ def heuristic_policy(S, seat, w, rng):
         margin += w[W_DECLARE_WIN] * _declare_value(S, n, t) / 40.0
     if stage2:
         margin += w[W_BRISQUE]         # stage 2: tricks are all that is left to take
-    if brisques > 0 and S[O_SC + SC_VARIANT] != VARIANT_RUBICON:
+    if brisques > 0 and S[O_RULES + PR_BRISQUES_ASIDE] == 0:
         margin += w[W_BRISQUE] * brisques
     if win_v <= lose_v + margin:
         return win

@@ -18,7 +18,7 @@ HIST_BITS = {name: 1 << i for i, name in enumerate(C.HIST_NAMES)}
 BROKEN = "broken:"          # Rubicon: a declared combination one of whose cards was played
 UNDECIDED = "undecided"     # Rubicon: trumps not yet fixed (R6.2)
 SEVEN_KINDS = (C.K_SEVEN_EXCHANGE, C.K_SEVEN_DECLARE)
-COMBINATION_NAMES = {C.KIND_NAMES[k] for k in range(C.K_FOUR_JACKS + 1)}
+COMBINATION_NAMES = {C.KIND_NAMES[k] for k in C.COMBINATION_KINDS}
 BEZ_NAMES = ("bezique", "double_bezique", "triple_bezique", "quadruple_bezique")
 
 

@@ -91,7 +91,8 @@ def parse_position(data: Any) -> Position:
             # Polish: history belongs to open cards (hand cards never count, R5.1)
             card = _declared_card(text, open_list if open_cards else hand, copies, s)
             history[card] = _history_bits(kinds, reforming, s, text,
-                                          int(params[C.PR_BEZ_LEVELS]))
+                                          int(params[C.PR_BEZ_LEVELS]),
+                                          bool(params[C.PR_TRUMP_FOURS]))
             table[card] = text
         for card in open_list:      # 'declared' may have added cards to the open ones
             if not _can_be_open(card, data):
@@ -218,14 +219,15 @@ def _check_counts(rules: Rules, stage: int, trick: int, stock: int, named: int) 
 _KIND_RANKS = {"marriage": (cards.KING, cards.QUEEN),
                "sequence": (cards.ACE, cards.TEN, cards.KING, cards.QUEEN, cards.JACK),
                "four": (cards.ACE, cards.KING, cards.QUEEN, cards.JACK),
-               "seven": (cards.SEVEN,)}
+               "seven": (cards.SEVEN,),
+               "trump_four": (cards.ACE, cards.TEN, cards.KING, cards.QUEEN, cards.JACK)}
 
 
 def _check_history_fits(card: int, bits: int, params: np.ndarray, trumps: int, seat: int,
                         text: Any) -> None:
     """A declared kind must be one the card can be part of: a marriage of K or Q, a
     sequence of trumps (Rubicon: of any suit), a bezique of its pair, four of A K Q J, the
-    seven of trumps."""
+    seven of trumps, a four in trumps of A 10 K Q J of trumps (six-pack, R7.3)."""
     from bezsim.engine.roles import bezique_faces
 
     ever = bits >> C.H_EVER_SHIFT if int(params[C.PR_REUSE]) != C.REUSE_ORDINARY else 0
@@ -240,6 +242,8 @@ def _check_history_fits(card: int, bits: int, params: np.ndarray, trumps: int, s
             fits = rank in _KIND_RANKS[name]
             if name == "seven" or (name == "sequence" and not params[C.PR_PLAIN_SEQUENCE]):
                 fits = fits and (trumps == C.NO_TRUMP or suit == trumps)
+            if name == "trump_four":
+                fits = fits and suit == trumps
         if not fits:
             raise PositionError(f"seat {seat}: {text} cannot have scored in {name!r} (it is "
                                 f"not a card of that combination)")
@@ -262,13 +266,14 @@ def _trick_winner(data: dict, rules: Rules, to_move: int, phase: str) -> int:
     return winner
 
 
-def _history_bits(kinds: Any, reforming: bool, seat: int, text: Any, levels: int) -> int:
+def _history_bits(kinds: Any, reforming: bool, seat: int, text: Any, levels: int,
+                  trump_fours: bool = False) -> int:
     """A copy's history word from its ``declared`` names (R1.9; Rubicon R6.6: a plain name is
     an intact combination, intact and ever bits; ``broken:<name>`` the ever bit only).
     Beziques above the variant's highest (``levels``: 2 double, 3 triple, 4 quadruple) are
-    no names: they cannot have scored."""
+    no names: they cannot have scored; nor is ``trump_four`` outside six-pack (R7.3)."""
     names = [n for n in C.HIST_NAMES if not (reforming and n == "seven")
-             and n not in BEZ_NAMES[levels:]]
+             and n not in BEZ_NAMES[levels:] and (trump_fours or n != "trump_four")]
     allowed = names + ([BROKEN + n for n in names] if reforming else [])
     intact = ever = 0
     for name in kinds if isinstance(kinds, list) else [kinds]:
@@ -277,7 +282,7 @@ def _history_bits(kinds: Any, reforming: bool, seat: int, text: Any, levels: int
                 why = " ('broken:' applies to Rubicon re-forming, R6.6)"
             elif name == "seven" and reforming:
                 why = " (no seven of trumps scores in Rubicon, R6.3)"
-            elif name in BEZ_NAMES[levels:]:
+            elif name in BEZ_NAMES[levels:] or name == "trump_four":
                 why = f" (no {name.replace('_', ' ')} in this variant)"
             else:
                 why = ""

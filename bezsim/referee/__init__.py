@@ -12,6 +12,8 @@ the trace is walked by ``Game``, which raises ``Violation`` at the first rule br
   offered every legal declaration (the best legal one, by points, was taken);
 * ``polish``: Polish (open) bézique (R5), ``PolishHand``;
 * ``rubicon``: Rubicon bézique (R6), ``RubiconHand`` and the settlement (R6.8) recomputed;
+* ``six_pack``: six-pack bézique (R7), ``SixPackHand`` (Rubicon's reading with six packs,
+  the fours in trumps and the bezique by trumps) and its settlement (R7.5);
 * ``multi``: three- and four-handed bézique (R3, R4.1, R4.2), ``MultiHand``;
 * ``game``: the trace cursor, the end of the game, no score ever negative, and the outcome
   rows compared with the referee's own totals (R8);
@@ -36,9 +38,15 @@ from bezsim.referee.check import (
 )
 from bezsim.referee.game import Game
 from bezsim.referee.multi import MultiHand, check_multi_end
-from bezsim.referee.option_sets import OPTION_SETS, POLISH_OPTION_SETS, RUBICON_OPTION_SETS
+from bezsim.referee.option_sets import (
+    OPTION_SETS,
+    POLISH_OPTION_SETS,
+    RUBICON_OPTION_SETS,
+    SIX_PACK_OPTION_SETS,
+)
 from bezsim.referee.polish import PolishHand
 from bezsim.referee.rubicon import RubiconHand, rubicon_settlement
+from bezsim.referee.six_pack import SixPackHand, six_pack_settlement
 from bezsim.referee.two_handed import Hand, legal_follows, trick_winner
 from bezsim.referee.violation import Violation
 
@@ -46,11 +54,13 @@ __all__ = [
     "OPTION_SETS",
     "POLISH_OPTION_SETS",
     "RUBICON_OPTION_SETS",
+    "SIX_PACK_OPTION_SETS",
     "Game",
     "Hand",
     "MultiHand",
     "PolishHand",
     "RubiconHand",
+    "SixPackHand",
     "Sample",
     "Violation",
     "batch_difference",
@@ -62,5 +72,6 @@ __all__ = [
     "legal_follows",
     "rubicon_settlement",
     "same_as_batch",
+    "six_pack_settlement",
     "trick_winner",
 ]

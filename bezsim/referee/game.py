@@ -16,6 +16,7 @@ from bezsim.referee.multi import MultiHand, check_multi_end
 from bezsim.referee.notation import pad4
 from bezsim.referee.polish import PolishHand
 from bezsim.referee.rubicon import RubiconHand, rubicon_settlement
+from bezsim.referee.six_pack import SixPackHand, six_pack_settlement
 from bezsim.referee.two_handed import Hand
 from bezsim.referee.violation import Violation, expect, expect_no_negative
 from bezsim.rules import Rules
@@ -30,6 +31,7 @@ class Game:
         self.variant = rules.variant
         self.polish = rules.definition.open_cards   # R5: open cards, compound declarations
         self.rubicon = rules.definition.settlement  # R6: one hand is one game, settled
+        self.six_pack = rules.definition.trump_fours   # R7: Rubicon's play, six packs
         self.multi = rules.players > 2              # R3, R4: multi.MultiHand
         self.players = rules.players
         self.layout = (rules.players, rules.packs, rules.partners)   # R3, R4
@@ -68,8 +70,9 @@ class Game:
         first_dealer = int(self.batch.game_info[0, C.GI_FIRST_DEALER])
         while not self.at(C.TR_GAME_END):
             expect(self.peek() is not None, "trace ends without TR_GAME_END")
-            hand_class = (PolishHand if self.polish else RubiconHand if self.rubicon
-                          else MultiHand if self.multi else Hand)
+            hand_class = (PolishHand if self.polish else SixPackHand if self.six_pack
+                          else RubiconHand if self.rubicon else MultiHand if self.multi
+                          else Hand)
             over = hand_class(self, hand, (first_dealer + hand) % self.players).run()
             hand += 1
             if over:
@@ -150,9 +153,12 @@ class Game:
         row = self.take(C.TR_GAME_END, "game end")
         expect(self.pos == len(self.rows), "rows after the game end")
         expect(hands == 1, "a Rubicon game is one hand (R6.8)", hands)
-        bonus = int(self.o["rubicon_brisque_bonus"])
-        winner, rounded, rubicon, stake = rubicon_settlement(self.scores, self.brisques, bonus,
-                                                             self.o["rubicon_close"])
+        if self.six_pack:
+            winner, rounded, rubicon, stake = six_pack_settlement(self.scores, self.o)
+        else:
+            winner, rounded, rubicon, stake = rubicon_settlement(
+                self.scores, self.brisques, int(self.o["rubicon_brisque_bonus"]),
+                self.o["rubicon_close"])
         expect(row[1:8] == [winner, *pad4(self.scores), 0, stake], "game result (R6.8)", row,
                self.scores, self.brisques)
         gi = self.batch.game_info[0].tolist()

@@ -27,6 +27,15 @@ RUBICON_OPTION_SETS = [
     {"rubicon_reuse": "any_class", "marriage_to_sequence": "false",
      "carte_blanche_repeats": "false", "rubicon_brisque_bonus": "320",
      "stage2_duty": "follow_only", "rubicon_close": "points"},
-    {"first_sequence": "plain", "rubicon_close": "points"},
+    {"first_sequence": "plain", "rubicon_close": "points", "double_bezique": "all_at_once"},
     {"first_sequence": "plain", "marriage_to_sequence": "false"},   # the earlier defaults
+]
+
+# six-pack (R7)
+SIX_PACK_OPTION_SETS = [
+    {"four_trump_queens": "900", "four_trump_jacks": "none", "last_trick_points": "50",
+     "rubicon_game_bonus": "2000", "stage2_duty": "follow_only",
+     "carte_blanche_repeats": "false"},
+    {"rubicon_reuse": "any_class", "marriage_to_sequence": "false",
+     "double_bezique": "all_at_once", "first_sequence": "plain"},
 ]

@@ -27,9 +27,6 @@ from bezsim.referee.trace_reader import GameTrace
 from bezsim.referee.two_handed import FOURS, MARRIAGES, Hand
 from bezsim.referee.violation import expect, expect_event_points
 
-RUBICON_CARDS = frozenset(range(128))
-RUBICON_STAGE1 = 55          # R6.1: 110 stock cards, two a trick
-RUBICON_TRICKS = 64
 COURT = (KING, QUEEN, JACK)
 BEZ_LEVEL = {C.K_BEZIQUE: 1, C.K_DOUBLE_BEZIQUE: 2, C.K_TRIPLE_BEZIQUE: 3,
              C.K_QUADRUPLE_BEZIQUE: 4}
@@ -38,14 +35,19 @@ R_POINTS = {C.K_COMMON_MARRIAGE: 20, C.K_ROYAL_MARRIAGE: 40, C.K_SEQUENCE: 250,
             C.K_TRIPLE_BEZIQUE: 1500, C.K_QUADRUPLE_BEZIQUE: 4500, C.K_FOUR_ACES: 100,
             C.K_FOUR_KINGS: 80, C.K_FOUR_QUEENS: 60, C.K_FOUR_JACKS: 40,
             C.K_LAST_TRICK: 50, C.K_CARTE_BLANCHE: 50}          # R1.8, R6.3, R6.4
-R_COMBOS = frozenset(R_POINTS) - {C.K_LAST_TRICK, C.K_CARTE_BLANCHE}
+# six-pack (R7.3): four of a rank in trumps, tens included
+TRUMP_FOURS = {C.K_FOUR_TRUMP_ACES: ACE, C.K_FOUR_TRUMP_TENS: TEN, C.K_FOUR_TRUMP_KINGS: KING,
+               C.K_FOUR_TRUMP_QUEENS: QUEEN, C.K_FOUR_TRUMP_JACKS: JACK}
+R_COMBOS = ((frozenset(R_POINTS) - {C.K_LAST_TRICK, C.K_CARTE_BLANCHE})
+            | frozenset(TRUMP_FOURS))
 # the tag a copy gets in each kind (R1.9 rule 1 is per kind) and its class (R6.6: M, B, F)
 R_TAG = {C.K_COMMON_MARRIAGE: "marriage", C.K_ROYAL_MARRIAGE: "marriage",
          C.K_SEQUENCE: "sequence", C.K_PLAIN_SEQUENCE: "sequence", C.K_BEZIQUE: "bez1",
          C.K_DOUBLE_BEZIQUE: "bez2", C.K_TRIPLE_BEZIQUE: "bez3",
-         C.K_QUADRUPLE_BEZIQUE: "bez4"} | {k: "four" for k in FOURS}
+         C.K_QUADRUPLE_BEZIQUE: "bez4"} | {k: "four" for k in FOURS} | {
+         k: "trump_four" for k in TRUMP_FOURS}
 R_CLASS = {"marriage": 0, "sequence": 0, "bez1": 1, "bez2": 1, "bez3": 1, "bez4": 1,
-           "four": 2}
+           "four": 2, "trump_four": 2}
 Q_SPADES, J_DIAMONDS = SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
 
 
@@ -61,12 +63,14 @@ def family(kind: int, suit_of_cards: int) -> tuple[int, int]:
 
 
 def rubicon_settlement(points: list[int], brisques: list[int], bonus: int,
-                       close: str = "brisques") -> tuple[int, list[int], int, int]:
+                       close: str = "brisques", line: int = 1000, game_bonus: int = 500,
+                       rubicon_bonus: int = 1000) -> tuple[int, list[int], int, int]:
     """R6.7, R6.8 from the rules text: (winner or -1, rounded totals, rubicon, stake).
     Readings (as documented in bezsim.engine.settlement): a tie after rounding goes to the
     seat with more brisques (rubicon_close=brisques) or to the higher unrounded total, then
     brisques (=points); the loser is rubiconed if his points plus his brisques are under
-    1000; a rubiconed loser's rounded total counts as 100 if under 100."""
+    the line (1000); a rubiconed loser's rounded total counts as 100 if under 100. Six-pack
+    (R7.5) passes its line, bonuses and brisques of 0 (they count for nothing)."""
     rounded = [p - p % 100 for p in points]
     if rounded[0] != rounded[1]:
         winner = 0 if rounded[0] > rounded[1] else 1
@@ -77,9 +81,10 @@ def rubicon_settlement(points: list[int], brisques: list[int], bonus: int,
     else:
         return -1, rounded, 0, 0
     loser = 1 - winner
-    if points[loser] + brisques[loser] < 1000:
-        return winner, rounded, 1, rounded[winner] + max(rounded[loser], 100) + bonus + 1000
-    return winner, rounded, 0, 500 + rounded[winner] - rounded[loser]
+    if points[loser] + brisques[loser] < line:
+        return (winner, rounded, 1,
+                rounded[winner] + max(rounded[loser], 100) + bonus + rubicon_bonus)
+    return winner, rounded, 0, game_bonus + rounded[winner] - rounded[loser]
 
 
 class RubiconHand(Hand):
@@ -100,8 +105,16 @@ class RubiconHand(Hand):
     is lost, once.
     """
 
+    PACKS = 4
+    HAND_SIZE = 9
+    POINTS = R_POINTS
+
     def __init__(self, game: GameTrace, number: int, dealer: int) -> None:
         super().__init__(game, number, dealer)
+        self.cards = frozenset(range(32 * self.PACKS))
+        self.stage1 = (32 * self.PACKS - 2 * self.HAND_SIZE) // 2   # R6.1: two cards a trick
+        self.tricks = self.stage1 + self.HAND_SIZE
+        self.r_points = self.points_table()
         self.ever: dict[int, set[str]] = {}            # copy -> every tag it scored in
         self.intact: list[list[tuple[str, frozenset]]] = [[], []]   # seat -> (tag, cards)
         self.active: dict[int, set[str]] = {}          # copy -> tags of its intact ones
@@ -116,7 +129,7 @@ class RubiconHand(Hand):
     def run(self) -> bool:
         self.deal()
         leader = 1 - self.dealer
-        for trick in range(1, RUBICON_TRICKS + 1):
+        for trick in range(1, self.tricks + 1):
             leader = self.trick(trick, leader)
         self.end_of_hand()
         self.hand_end()
@@ -125,10 +138,10 @@ class RubiconHand(Hand):
     # --- deal (R6.1) and carte blanche (R6.4) ----------------------------------------------
     def deal(self) -> None:
         nd, d = 1 - self.dealer, self.dealer
-        for seat in ([nd] * 3 + [d] * 3) * 3:
+        for seat in ([nd] * 3 + [d] * 3) * (self.HAND_SIZE // 3):
             row = self.g.take(C.TR_DEAL, "deal")
-            expect(row[1:3] == [self.n, seat], "deal by threes, left of the dealer first (R6.1)",
-                   row)
+            expect(row[1:3] == [self.n, seat], "deal by threes, left of the dealer first "
+                   "(R6.1, R7.1)", row)
             self.receive(seat, row[3])
         row = self.g.take(C.TR_HAND_START, "hand start")
         expect(row[1:6] == [self.n, self.dealer, -1, -1, nd],
@@ -138,15 +151,19 @@ class RubiconHand(Hand):
                 self.event(0, seat, C.K_CARTE_BLANCHE)
                 self.cb[seat] = self.o["carte_blanche_repeats"] == "true"
 
+    def points_table(self) -> dict[int, int]:
+        """What each kind scores (R6.3)."""
+        return self.POINTS
+
     def new_card(self, card: int) -> None:
-        expect(0 <= card < 128 and card not in self.seen, "card seen twice in a hand", card)
+        expect(card in self.cards and card not in self.seen, "card seen twice in a hand", card)
         self.seen.add(card)
 
     def event(self, trick: int, seat: int, kind: int, status: int = C.EV_SCORED,
               extra: int = 0, points: int | None = None) -> list[int]:
         row = self.g.take(C.TR_EVENT, f"event {C.KIND_NAMES[kind]}")
         expect_event_points(row)
-        pts = 0 if status == C.EV_LOST else R_POINTS[kind]
+        pts = 0 if status == C.EV_LOST else self.r_points[kind]
         want = [self.n, trick, seat, kind, status, extra, pts]
         expect(row[1:8] == want, "event", row[1:8], "expected", want)
         self.points[seat][kind] += pts
@@ -158,12 +175,12 @@ class RubiconHand(Hand):
 
     # --- a trick ------------------------------------------------------------------------------
     def trick(self, t: int, leader: int) -> int:
-        stage1 = t <= RUBICON_STAGE1
+        stage1 = t <= self.stage1
         cards = [self.play(t, leader, None, stage1), None]
         cards[1] = self.play(t, 1 - leader, cards[0], stage1)
         w = self.trick_won(t, leader, cards)                   # trump -1: none yet
         self.brisques[w] += 10 * sum(rank(c) in (ACE, TEN) for c in cards)   # aside (R6.7)
-        if t == RUBICON_TRICKS:
+        if t == self.tricks:
             self.event(t, w, C.K_LAST_TRICK)                                  # R6.3
         if stage1:
             self.declarations(t, w)
@@ -225,8 +242,11 @@ class RubiconHand(Hand):
             return "sequence" not in ever                        # never downward (R1.9.2)
         if tg == "sequence":
             return self.marriage_to_sequence or "marriage" not in ever   # option (R6.6)
-        if tg == "bez2" and self.o["double_bezique"] == "all_at_once" and "bez1" in ever:
-            return False             # option: no double by adding a pair to a single (R9)
+        if tg == "four":
+            return "trump_four" not in ever                      # never downward (R7.4)
+        if (tg == "bez2" and self.o["double_bezique"] == "all_at_once"
+                and any(e.startswith("bez") for e in ever)):
+            return False             # option: a double only of cards never in a bezique (R6.6)
         if tg.startswith("bez"):
             return all(not (e.startswith("bez") and e > tg) for e in ever)  # never downward
         return True
@@ -253,16 +273,25 @@ class RubiconHand(Hand):
             faces = [s * 8 + r for r in SEQ_RANKS]
             if all(f in by_face for f in faces) and all(n_free(f, "sequence") for f in faces):
                 out[(1, s)] = self.worth(1, s)
-        if Q_SPADES in by_face and J_DIAMONDS in by_face:
+        bq, bj = self.bezique_faces()
+        if bq in by_face and bj in by_face:
             for kind, level in BEZ_LEVEL.items():
                 tg = R_TAG[kind]
-                if n_free(Q_SPADES, tg) >= level and n_free(J_DIAMONDS, tg) >= level:
+                if n_free(bq, tg) >= level and n_free(bj, tg) >= level:
                     out[family(kind, 0)] = (kind, 0)
         for kind, r in FOURS.items():
             cards = by_rank.get(r, ())
             if len(cards) >= 4 and sum(1 for c in cards if may(c, "four")) >= 4:
                 out[family(kind, 0)] = (kind, 0)
+        for kind, r in TRUMP_FOURS.items():
+            if (self.trump >= 0 and self.r_points.get(kind, 0) > 0
+                    and n_free(self.trump * 8 + r, "trump_four") >= 4):
+                out[family(kind, 0)] = (kind, 0)
         return out
+
+    def bezique_faces(self) -> tuple[int, int]:
+        """The queen and jack of a bezique: Q♠ J♦ (R1.8)."""
+        return Q_SPADES, J_DIAMONDS
 
     # --- declarations (R1.7, R1.10, R6.2-R6.6) -----------------------------------------------
     def declarations(self, t: int, w: int) -> None:
@@ -275,11 +304,11 @@ class RubiconHand(Hand):
             expect(not scored, "two combinations scored on one trick (R1.10, R6.5)")
             self.rubicon_declaration(t, w, offers)
             scored = True
-            if t < RUBICON_STAGE1:
+            if t < self.stage1:
                 self.shows(t, w)
         expect(not self.g.at(C.TR_SHOW), "shown to score without a declaration",
                self.g.peek())
-        if t == RUBICON_STAGE1:
+        if t == self.stage1:
             self.rubicon_flush(t)
 
     def rubicon_declaration(self, t: int, w: int, offers) -> int:
@@ -301,8 +330,8 @@ class RubiconHand(Hand):
                C.KIND_NAMES[kind], cards, [sorted(self.ever.get(c, ())) for c in cards])
         key = family(kind, s)
         if offers is not None:
-            best = max((R_POINTS[k] for k, _ in offers.values()), default=None)
-            expect(R_POINTS[kind] == best, "greedy declared less than the best legal "
+            best = max((self.r_points[k] for k, _ in offers.values()), default=None)
+            expect(self.r_points[kind] == best, "greedy declared less than the best legal "
                    "declaration", C.KIND_NAMES[kind], offers)
         was_shown = key in self.shown[w]
         expect(status == (C.EV_SCORED_PENDING if was_shown else C.EV_SCORED),
@@ -343,7 +372,11 @@ class RubiconHand(Hand):
         expect(extra == 0, "extra is only for marriages and plain sequences", kind, extra)
         if kind in BEZ_LEVEL:
             n = BEZ_LEVEL[kind]
-            expect(faces == [Q_SPADES] * n + [J_DIAMONDS] * n, "bezique cards", faces)
+            bq, bj = self.bezique_faces()
+            expect(faces == sorted([bq] * n + [bj] * n), "bezique cards (R1.8, R7.3)", faces)
+        elif kind in TRUMP_FOURS:
+            expect(faces == [self.trump * 8 + TRUMP_FOURS[kind]] * 4,
+                   "four of a rank in trumps (R7.3)", faces, self.trump)
         else:
             expect(len(cards) == 4 and all(rank(c) == FOURS[kind] for c in cards),
                    "four of a rank", faces)
@@ -403,15 +436,18 @@ class RubiconHand(Hand):
 
     # --- end of the hand and of the game (R6.3, R6.7, R6.8) ----------------------------------
     def end_of_hand(self) -> None:
-        expect(self.hands == [[], []], "cards left in hand after 64 tricks", self.hands)
-        expect(self.played == RUBICON_CARDS and self.seen == RUBICON_CARDS,
-               "every one of the 128 cards dealt or drawn once and played once (R6.1)")
-        expect(sum(self.brisques) == 320, "brisques sum to 320 (R1.4)", self.brisques)
+        expect(self.hands == [[], []], "cards left in hand after the last trick", self.hands)
+        expect(self.played == self.cards and self.seen == self.cards,
+               "every card dealt or drawn once and played once (R6.1, R7.1)")
+        expect(sum(self.brisques) == 80 * self.PACKS, "brisques sum to 80 a pack (R1.4)",
+               self.brisques)
         expect(not any(self.points[s][C.K_BRISQUES] for s in range(2)),
-               "brisques scored in Rubicon (R6.7)")
+               "brisques scored in Rubicon or six-pack (R6.7, R7.3)")
         last = [self.points[s][C.K_LAST_TRICK] for s in range(2)]
-        w64 = self.winners[RUBICON_TRICKS]
-        expect(last[w64] == 50 and last[1 - w64] == 0, "last trick 50 to trick 64's winner")
+        w = self.winners[self.tricks]
+        worth = self.r_points[C.K_LAST_TRICK]
+        expect(last[w] == worth and last[1 - w] == 0, "the last trick to its winner (R6.3)",
+               last, worth)
         expect(all(not p for p in self.shown), "shown combinations left after the hand")
 
     def hand_end(self) -> bool:
@@ -424,8 +460,8 @@ class RubiconHand(Hand):
         return True
 
     def batch_rows(self) -> dict:
-        info = [self.dealer, self.trump, -1, self.winners[RUBICON_STAGE1],   # no turn-up
-                self.winners[RUBICON_TRICKS], self.trump_fixed_at]          # R6.2, R8
+        info = [self.dealer, self.trump, -1, self.winners[self.stage1],   # no turn-up
+                self.winners[self.tricks], self.trump_fixed_at]          # R6.2, R8
         seats = []
         for s in range(2):
             kinds = [self.points[s][k] for k in range(C.N_KINDS)]

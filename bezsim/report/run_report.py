@@ -53,9 +53,17 @@ def default_options(variant: str) -> dict:
     return Rules.make(variant).options
 
 
-def summary_cells(key: str, value) -> list[str]:
+# six-pack's settlement (R7.5) in the labels Rubicon's (R6.8) are written in
+SIX_PACK_WORDS = (("under 1000, R6.8", "under 3000, R7.5"), ("(R6.8)", "(R7.5)"),
+                  ("equal rounded totals and brisques", "equal points"))
+
+
+def summary_cells(key: str, value, six_pack: bool = False) -> list[str]:
     """Label, unit and value of a key number, as every section that states it shows it."""
     label, unit, fmt = SUMMARY_LABELS[key]
+    if six_pack:
+        for rubicon, six in SIX_PACK_WORDS:
+            label = label.replace(rubicon, six)
     return [label, unit, pct(value) if fmt == "%" else est(value, fmt)]
 
 
@@ -114,7 +122,7 @@ def headline(doc: Document, run: Run) -> None:
         if key in ("games", "hands"):
             continue
         doc.record(f"summary.{key}", value)
-        rows.append(summary_cells(key, value))
+        rows.append(summary_cells(key, value, run.definition.trump_fours))
     s.add(Table(["measure", "unit", "estimate [95% interval]"], rows,
                 caption=f"{summary['games']:,} games, {summary['hands']:,} hands. Means use "
                         "hands (or games) as units; rates have Wilson intervals.",
@@ -187,7 +195,9 @@ def combinations(doc: Document, run: Run) -> None:
                                f"{100 * r.share_of_points:.1f}%"])
     combos = table[table["group"] == "combination"]
     aside = (" Rubicon counts brisques aside for the settlement (R6.8): they score no points "
-             "and are in no row or share here." if run.one_hand_game else "")
+             "and are in no row or share here." if run.definition.brisques_decide
+             else " Brisques count for nothing in six-pack (R7.3): they are in no row or share "
+             "here." if run.one_hand_game else "")
     s.add("Counts are per hand with all seats together. A combination is *declared* when it "
           "scores, on the trick it is shown or on a later one after being shown \"to score\" "
           "(R1.10), and then counts once; one shown \"to score\" and never scored was not "
@@ -310,8 +320,12 @@ def rubicon(doc: Document, run: Run) -> None:
     from bezsim.analysis.rubicon import rubicon_stats
 
     stats = rubicon_stats(run.path)
-    s = doc.section("Rubicon: rubicons and carte blanche (R6)")
-    exact = carte_blanche_probability(4, 9)
+    rules = run.rules()
+    name = "Rubicon" if rules.definition.brisques_decide else "Six-pack"
+    s = doc.section(f"{name}: rubicons and carte blanche ({rules.definition.section})")
+    packs, dealt = rules.packs, rules.hand_size
+    six_pack = rules.definition.trump_fours
+    exact = carte_blanche_probability(packs, dealt)
     for key in ("rubicon", "draws", "settlement", "carte_blanche_at_deal_per_seat",
                 "games_with_carte_blanche", "carte_blanche_points_per_game",
                 "games_with_triple_bezique", "games_with_quadruple_bezique", "triple_beziques",
@@ -331,9 +345,9 @@ def rubicon(doc: Document, run: Run) -> None:
 
     s.add(Table(["measure", "unit", "estimate [95%]"], [
         # the key numbers again, as Key numbers states them
-        summary_cells("rubicon_rate", stats["rubicon"]),
-        summary_cells("draw_rate", stats["draws"]),
-        summary_cells("settlement", stats["settlement"]),
+        summary_cells("rubicon_rate", stats["rubicon"], six_pack),
+        summary_cells("draw_rate", stats["draws"], six_pack),
+        summary_cells("settlement", stats["settlement"], six_pack),
         ["carte blanche at the deal", "share of seats", pct(cb, 3)],
         ["games with a carte blanche", "share of games", pct(stats["games_with_carte_blanche"], 2)],
         ["carte blanche points per game", "points",
@@ -343,8 +357,9 @@ def rubicon(doc: Document, run: Run) -> None:
         ["games with a quadruple bezique declared",
          f"share of games ({declared('quadruple')})",
          pct(stats["games_with_quadruple_bezique"], 2)]], text_columns=2),
-          f"Check against counting: a nine-card hand from four packs holds no court card with "
-          f"probability C(80,9)/C(128,9) = {100 * exact:.3f}%, {agree} the simulated "
+          f"Check against counting: a {dealt}-card hand from {packs} packs holds no court card "
+          f"with probability C({20 * packs},{dealt})/C({32 * packs},{dealt}) = "
+          f"{100 * exact:.3f}%, {agree} the simulated "
           f"interval: {round(cb[0] * seats):,} carte blanches at the deal against "
           f"{expected:.1f} expected in {seats:,} seats (z = {z:+.2f}; |z| > 1.96 happens in "
           "one check out of twenty by chance alone).")

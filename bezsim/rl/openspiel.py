@@ -120,9 +120,8 @@ class BeziqueState(pyspiel.State):
             pts = S[st.O_SC + C.SC_HAND_POINTS:st.O_SC + C.SC_HAND_POINTS + 2].astype(int)
             if self._params[C.PR_ONE_HAND_GAME]:
                 from bezsim.engine.settlement import settle
-                winner = int(settle(pts[0], pts[1], S[st.O_BRISQ_TAKEN], S[st.O_BRISQ_TAKEN + 1],
-                                    self._params[C.PR_BRISQUE_BONUS],
-                                    self._params[C.PR_CLOSE_BY_POINTS])[0])
+                winner = int(settle(self._params, pts[0], pts[1], S[st.O_BRISQ_TAKEN],
+                                    S[st.O_BRISQ_TAKEN + 1])[0])
             else:
                 winner = 0 if pts[0] > pts[1] else 1 if pts[1] > pts[0] else -1
             self._returns = [0.0, 0.0] if winner < 0 else [1.0 if p == winner else -1.0

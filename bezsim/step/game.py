@@ -328,7 +328,8 @@ class StepGame:
             trace_cap *= 4                         # the trace did not fit: a longer one
         trace = np.zeros((trace_cap, C.TR_SIZE), np.int32)
         used = copy_trace(S, trace)
-        return (GameBatch(self.game, self.players, hs, hi, gi, ev, self.rules.partners),
+        return (GameBatch(self.game, self.players, hs, hi, gi, ev, self.rules.partners,
+                          len(self.rules.definition.kinds)),
                 trace[:used])
 
     def result(self):
@@ -338,7 +339,8 @@ class StepGame:
         if not self.over:
             raise BezsimError("the game is not over")
         return GameBatch(self.game, self.players, self._hs[None], self._hi[None],
-                         self._gi[None], self._ev[None], partners=self.rules.partners)
+                         self._gi[None], self._ev[None], partners=self.rules.partners,
+                         kinds=len(self.rules.definition.kinds))
 
     # --- inside ---------------------------------------------------------------------------
 

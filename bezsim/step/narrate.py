@@ -24,7 +24,7 @@ from bezsim.engine import constants as C
 from bezsim.replay import cards_text, kind_label
 from bezsim.rules import Rules
 
-_COMBINATIONS = frozenset(range(C.K_FOUR_JACKS + 1))
+_COMBINATIONS = frozenset(C.COMBINATION_KINDS)
 _FIXING = frozenset((C.K_COMMON_MARRIAGE, C.K_ROYAL_MARRIAGE, C.K_SEQUENCE,
                      C.K_PLAIN_SEQUENCE))
 _BASE = {"declares": "declare", "scores": "score", "wins": "win", "leads": "lead",
@@ -54,7 +54,7 @@ class Narrator:
         self.stage1 = (self.n_cards - self.players * self.hand_size) // self.players
         self.pairs = bool(params[C.PR_STAGE2_PAIRS]) and self.players == 4
         self.polish = bool(params[C.PR_OPEN_CARDS])
-        self.aside = bool(params[C.PR_BRISQUES_ASIDE])
+        self.aside = bool(params[C.PR_BRISQUES_COUNT])   # Rubicon (R6.7); six-pack: worth nothing
         self.told = 0                   # rows told so far
         self.hand = -1
         self.hands: list[list[int]] = [[] for _ in range(self.players)]

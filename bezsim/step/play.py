@@ -66,13 +66,13 @@ def _table(game: StepGame, you: int) -> list[str]:
              f"trick {obs['trick_number']} (stage {obs['stage']})"]
     if not obs["trumps"]:
         lines.append("the first marriage or sequence declared fixes trumps (R6.2)")
-    if params[C.PR_ONE_HAND_GAME]:        # Rubicon: the hand is the game (R6.8)
+    if params[C.PR_ONE_HAND_GAME]:        # Rubicon, six-pack: the hand is the game (R6.8, R7.5)
         points = ", ".join(f"{seat_name(rules, p, you)} {h}"
                            for p, h in enumerate(obs["hand_points"]))
         aside = ", ".join(f"{seat_name(rules, p, you)} {b}"
                           for p, b in enumerate(obs["brisques_taken"]))
         lines.append(f"points: {points}" + (f" · brisques aside: {aside}"
-                                            if params[C.PR_BRISQUES_ASIDE] else ""))
+                                            if params[C.PR_BRISQUES_COUNT] else ""))
     else:
         scores = "  ".join(f"{seat_name(rules, p, you)} {s} (+{h} this hand)"
                            for p, (s, h) in enumerate(zip(obs["scores"], obs["hand_points"],

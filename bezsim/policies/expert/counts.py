@@ -15,6 +15,7 @@ from bezsim.engine.constants import (
     H_FOUR,
     H_MARRIAGE,
     H_SEQUENCE,
+    H_TRUMP_FOUR,
     V_MINE,
     V_MINE_SHOWN,
     V_SHOWN,
@@ -29,6 +30,7 @@ from bezsim.engine.state import (
     O_SEEN,
 )
 
+H_FOURS = H_FOUR | H_TRUMP_FOUR   # class F: the fours, and six-pack's fours in trumps
 _NIB = 4
 _ONES = 0x1111111111111111     # a one in every face's four bits
 
@@ -79,16 +81,16 @@ def _free(h, rubicon, any_class, m2s):
     intact combination', bits << H_EVER_SHIFT 'ever declared in')."""
     if rubicon:
         ever = h >> H_EVER_SHIFT
-        lock = 0 if any_class else ever & (H_CLASS_B | H_FOUR)
+        lock = 0 if any_class else ever & (H_CLASS_B | H_FOURS)
         can_m = ((h & H_MARRIAGE) == 0) & ((ever & H_SEQUENCE) == 0) & (lock == 0)
         can_s = (((ever & H_SEQUENCE) == 0) & (lock == 0)
                  & (m2s | ((ever & H_MARRIAGE) == 0)))
-        can_b = ((h & (H_BEZ2 | H_BEZ3 | H_BEZ4)) == 0) & (any_class | ((ever & H_FOUR) == 0))
+        can_b = ((h & (H_BEZ2 | H_BEZ3 | H_BEZ4)) == 0) & (any_class | ((ever & H_FOURS) == 0))
     else:
         can_m = (h & (H_MARRIAGE | H_SEQUENCE)) == 0
         can_s = ((h & H_SEQUENCE) == 0) & (m2s | ((h & H_MARRIAGE) == 0))
         can_b = (h & (H_BEZ2 | H_BEZ3 | H_BEZ4)) == 0
-    can_f = (h & H_FOUR) == 0
+    can_f = (h & H_FOURS) == 0     # six-pack: a four in trumps' cards as neither four (R7.4)
     return can_m, can_s, can_b, can_f
 
 

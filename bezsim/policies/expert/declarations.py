@@ -15,10 +15,14 @@ from bezsim.engine.constants import (
     K_FOUR_JACKS,
     K_FOUR_KINGS,
     K_FOUR_QUEENS,
+    K_FOUR_TRUMP_ACES,
+    K_FOUR_TRUMP_JACKS,
     K_PLAIN_SEQUENCE,
     K_QUADRUPLE_BEZIQUE,
     K_ROYAL_MARRIAGE,
     K_SEQUENCE,
+    K_SEVEN_PLAYED,
+    K_SEVEN_TURNUP,
     KING,
     NO_TRUMP,
     PR_BEZ_LEVELS,
@@ -62,11 +66,20 @@ def _is_bezique(kind):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _is_four(kind):
-    return kind >= K_FOUR_ACES and kind <= K_FOUR_JACKS
+    """A four of a rank, plain or (six-pack, R7.3) in trumps."""
+    return ((kind >= K_FOUR_ACES and kind <= K_FOUR_JACKS)
+            or (kind >= K_FOUR_TRUMP_ACES and kind <= K_FOUR_TRUMP_JACKS))
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _is_seven(kind):
+    return kind >= K_SEVEN_TURNUP and kind <= K_SEVEN_PLAYED
 
 
 @njit(cache=True, _nrt=False)
 def _four_rank(kind):
+    if kind >= K_FOUR_TRUMP_ACES:
+        return kind - K_FOUR_TRUMP_ACES
     if kind == K_FOUR_ACES:
         return ACE
     if kind == K_FOUR_KINGS:
@@ -97,6 +110,8 @@ def _blocks(S, a, b, trump, rubicon, any_class, bq, bj):
         return S[O_RULES + PR_MARR_TO_SEQ] == 0 and same
     if _is_bezique(ka) and _is_bezique(kb):
         return kb < ka or S[O_RULES + PR_DOUBLE_BEZ] != DOUBLE_BEZ_ADD_PAIR
+    if ka >= K_FOUR_TRUMP_ACES and _is_four(kb) and kb < K_FOUR_TRUMP_ACES:
+        return _four_rank(ka) == _four_rank(kb)    # six-pack: no step down in class F (R7.4)
     if rubicon and not any_class and _is_four(ka):
         r = _four_rank(ka)
         if _is_marriage(kb):
@@ -134,8 +149,11 @@ def _lock_cost(S, w, code, packs, trump, counts, p, bq, bj, levels, cash):
     cost = 0.0
     if _is_four(kind):
         r = _four_rank(kind)
+        in_trumps = kind >= K_FOUR_TRUMP_ACES      # six-pack: copies of the trump face only
         need = 4
         for s in range(4):             # copies that lose nothing
+            if in_trumps and s != trump:
+                continue
             f = s * 8 + r
             free = _get(four_lo, four_hi, f)
             pot = max(_get(mar_lo, mar_hi, f) if (r == KING or r == QUEEN) else 0,
@@ -147,6 +165,8 @@ def _lock_cost(S, w, code, packs, trump, counts, p, bq, bj, levels, cash):
                 break
             least = 1e30
             for s in range(4):
+                if in_trumps and s != trump:
+                    continue
                 f = s * 8 + r
                 if _get(four_lo, four_hi, f) > 0:
                     least = min(least, _locked_value(S, w, f, packs, trump, counts, p, bq,
@@ -192,7 +212,7 @@ def _declare(S, seat, w, packs, rubicon, any_class, counts, p, lock_scale, later
         v = float(S[O_APTS + i])
         if rubicon and players == 2 and _doomed(S, seat, w, packs, S[O_APTS + i]):
             continue                   # points that only raise the stake a rubicon pays
-        if kind >= 12:                 # the seven: always taken, unless it is the declaration
+        if _is_seven(kind):            # the seven: always taken, unless it is the declaration
             if S[O_RULES + PR_SEVEN_IS_DECL] == 0:
                 v += 1000.0
         else:
@@ -207,7 +227,7 @@ def _declare(S, seat, w, packs, rubicon, any_class, counts, p, lock_scale, later
                 top_v = 0.0
                 for j in range(n):
                     other = S[O_ACTS + j]
-                    if (j == i or other == A_STOP or (other >> 2) >= 12
+                    if (j == i or other == A_STOP or _is_seven(other >> 2)
                             or (taken >> j) & 1):
                         continue
                     if _blocks(S, code, other, trump, rubicon, any_class, bq, bj):

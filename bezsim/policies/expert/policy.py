@@ -9,6 +9,7 @@ from bezsim.engine.constants import (
     PR_BEZ_LEVELS,
     PR_BRISQUE_VALUE,
     PR_BRISQUES_ASIDE,
+    PR_BRISQUES_COUNT,
     PR_MARR_TO_SEQ,
     PR_OPEN_CARDS,
     PR_PARTNERS,
@@ -83,8 +84,11 @@ def _stage2_last(S, w, n, trump, brisque_pts):
 @njit(cache=True, inline="always", _nrt=False)
 def play_brisque_points(S, seat, w, rubicon, players, packs):
     """What a brisque in a trick is worth to expert: its points, or in Rubicon (brisques
-    count only toward the settlement, R6.7) a weight, plus what it may decide there."""
+    count only toward the settlement, R6.7) a weight, plus what it may decide there; in
+    six-pack nothing."""
     brisque_pts = w[E_RUB_BRISQUE] if rubicon else float(S[O_RULES + PR_BRISQUE_VALUE])
+    if rubicon and S[O_RULES + PR_BRISQUES_COUNT] == 0:
+        return 0.0                     # six-pack: brisques count for nothing (R7.3)
     if rubicon and players == 2:
         brisque_pts += _settle_brisque(S, seat, w, packs)
     return brisque_pts

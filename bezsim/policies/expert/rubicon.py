@@ -6,15 +6,17 @@ come from bezsim.engine.settlement, which settles the game, so both read one def
 from bezsim.engine.constants import (
     K_LAST_TRICK,
     PR_BRISQUE_VALUE,
+    PR_BRISQUES_COUNT,
     PR_CLOSE_BY_POINTS,
     PR_POINTS,
+    PR_RUBICON_LINE,
     SC_HAND_POINTS,
     SC_PLAYERS,
     SC_STAGE,
     SC_STOCK_LEFT,
 )
 from bezsim.engine.jit import njit
-from bezsim.engine.settlement import ROUND_TO, RUBICON_FLOOR, RUBICON_LINE
+from bezsim.engine.settlement import ROUND_TO, RUBICON_FLOOR
 from bezsim.engine.state import (
     O_BRISQ_TAKEN,
     O_RULES,
@@ -35,11 +37,21 @@ def _endgame(S, w):
 @njit(cache=True, _nrt=False)
 def _brisques_left(S, seat, packs):
     """Brisque points not yet taken by either side, the last trick's points, and each side's
-    brisque points (every trick is seen, so what each has taken is public)."""
+    brisque points (every trick is seen, so what each has taken is public); brisques are 0
+    where they count for nothing (six-pack, R7)."""
+    last = S[O_RULES + PR_POINTS + K_LAST_TRICK]
+    if not _brisques_count(S):
+        return 0, last, 0, 0
     bv = S[O_RULES + PR_BRISQUE_VALUE]
     mine = S[O_BRISQ_TAKEN + seat]
     theirs = S[O_BRISQ_TAKEN + 1 - seat]
-    return 8 * packs * bv - mine - theirs, S[O_RULES + PR_POINTS + K_LAST_TRICK], mine, theirs
+    return 8 * packs * bv - mine - theirs, last, mine, theirs
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _brisques_count(S):
+    """Brisques count in the settlement (Rubicon, R6.7; not six-pack, R7)."""
+    return S[O_RULES + PR_BRISQUES_COUNT] != 0
 
 
 @njit(cache=True, _nrt=False)
@@ -49,18 +61,19 @@ def _settle_brisque(S, seat, w, packs):
     probable loser under 1000 may still reach it with his brisques (he escapes the rubicon:
     about 2000 points of stake). Winning a trick takes its brisques from the other side, so
     one worth serves both sides' lines."""
-    if w[E_SETTLE] == 0.0 or not _endgame(S, w):
+    if w[E_SETTLE] == 0.0 or not _brisques_count(S) or not _endgame(S, w):
         return 0.0
     me = S[O_SC + SC_HAND_POINTS + seat]
     op = S[O_SC + SC_HAND_POINTS + 1 - seat]
     left, last, bm, bo = _brisques_left(S, seat, packs)
     rm = me // ROUND_TO
     ro = op // ROUND_TO
+    line = S[O_RULES + PR_RUBICON_LINE]
     if rm == ro and S[O_RULES + PR_CLOSE_BY_POINTS] == 0:
         return w[E_SETTLE]
-    if rm <= ro and me + bm < RUBICON_LINE <= me + bm + left + last:
+    if rm <= ro and me + bm < line <= me + bm + left + last:
         return w[E_SETTLE]
-    if ro <= rm and op + bo < RUBICON_LINE <= op + bo + left + last:
+    if ro <= rm and op + bo < line <= op + bo + left + last:
         return w[E_SETTLE]
     return 0.0
 
@@ -77,7 +90,8 @@ def _doomed(S, seat, w, packs, pts):
     op = S[O_SC + SC_HAND_POINTS + 1 - seat]
     left, last, bm, _bo = _brisques_left(S, seat, packs)
     after = me + pts
-    if after + bm + left + last >= RUBICON_LINE or after // ROUND_TO >= op // ROUND_TO:
+    if (after + bm + left + last >= S[O_RULES + PR_RUBICON_LINE]
+            or after // ROUND_TO >= op // ROUND_TO):
         return False
     floor = RUBICON_FLOOR // ROUND_TO
     return max(after // ROUND_TO, floor) > max(me // ROUND_TO, floor)

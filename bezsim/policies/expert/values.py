@@ -6,6 +6,7 @@ stage-2 card (tricks only), the best combination ready to score or shown "to sco
 from bezsim.engine.constants import (
     ACE,
     BEZ_PAIR_BY_TRUMP,
+    BEZ_PAIR_TRUMP_QUEEN,
     CLUBS,
     DIAMONDS,
     H_CLASS_B,
@@ -17,6 +18,7 @@ from bezsim.engine.constants import (
     K_FOUR_JACKS,
     K_FOUR_KINGS,
     K_FOUR_QUEENS,
+    K_FOUR_TRUMP_ACES,
     K_SEVEN_DECLARE,
     KING,
     NO_TRUMP,
@@ -24,6 +26,7 @@ from bezsim.engine.constants import (
     PR_NO_SEVEN,
     PR_PLAIN_SEQUENCE,
     PR_POINTS,
+    PR_TRUMP_FOURS,
     QUEEN,
     SEVEN,
     SPADES,
@@ -48,7 +51,14 @@ KEEP_M = 2
 
 @njit(cache=True, _nrt=False)
 def _bez_faces(S, trump):
-    if S[O_RULES + PR_BEZ_PAIR] == BEZ_PAIR_BY_TRUMP and (trump == SPADES or trump == DIAMONDS):
+    """The bezique's queen and jack faces (R1.8, R9 bezique_pair; six-pack R7.3: the queen of
+    trumps and the jack of the other colour, -1 -1 while trumps are undecided)."""
+    pair = S[O_RULES + PR_BEZ_PAIR]
+    if pair == BEZ_PAIR_TRUMP_QUEEN:
+        if trump < 0:
+            return -1, -1
+        return trump * 8 + QUEEN, (trump ^ 2) * 8 + JACK
+    if pair == BEZ_PAIR_BY_TRUMP and (trump == SPADES or trump == DIAMONDS):
         return CLUBS * 8 + QUEEN, HEARTS * 8 + JACK
     return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
 
@@ -153,6 +163,15 @@ def _keep_value(S, w, card, packs, trump, counts, p, rubicon, bq, bj, levels, ca
             complete = _at_least(4 - have, u, p)
             combo += pts * (complete - _at_least(5 - have, u, p)) * keep
             share += pts * complete * 0.25
+    # six-pack (R7.3): four of a rank in trumps, copies of this one face
+    if (mode == KEEP_ALL and s == trump and S[O_RULES + PR_TRUMP_FOURS] != 0
+            and _get(four_lo, four_hi, f) > 0):
+        have = _get(four_lo, four_hi, f)
+        if have <= 4:
+            pts = S[O_RULES + PR_POINTS + K_FOUR_TRUMP_ACES + r] * cash
+            complete = _at_least(4 - have, uf, p)
+            combo += pts * (complete - _at_least(5 - have, uf, p)) * keep
+            share += pts * complete * 0.25
     return v + w[E_COMBO] * combo + w[E_SHARE] * share
 
 
@@ -174,8 +193,8 @@ def _ready_value(S, counts, trump, bq, bj, levels, rubicon, pq=0, pj=0):
                 ok = ok and _get(seq_lo, seq_hi, s * 8 + rr) > 0
             if ok:
                 best = max(best, 250 if (s == trump or undecided) else 150)
-    a = _get(bez_lo, bez_hi, bq)
-    b = _get(bez_lo, bez_hi, bj)
+    a = _get(bez_lo, bez_hi, bq) if bq >= 0 else 0
+    b = _get(bez_lo, bez_hi, bj) if bj >= 0 else 0
     for lv in range(1, levels + 1):
         extra_q = pq if lv >= 2 else 0
         extra_j = pj if lv >= 2 else 0
@@ -191,6 +210,10 @@ def _ready_value(S, counts, trump, bq, bj, levels, rubicon, pq=0, pj=0):
             kind = K_FOUR_ACES if r == ACE else (K_FOUR_KINGS if r == KING else (
                 K_FOUR_QUEENS if r == QUEEN else K_FOUR_JACKS))
             best = max(best, S[O_RULES + PR_POINTS + kind])
+    if S[O_RULES + PR_TRUMP_FOURS] != 0 and not undecided:    # six-pack (R7.3)
+        for r in range(5):
+            if _get(four_lo, four_hi, trump * 8 + r) >= 4:
+                best = max(best, S[O_RULES + PR_POINTS + K_FOUR_TRUMP_ACES + r])
     return best
 
 

@@ -11,6 +11,7 @@ from bezsim.policies.search_params import N_ROLLOUT_WEIGHTS
 from bezsim.policies.weight import Weight, defaults, index
 
 RUBICON = "settlement"      # games settled by the rubicon rules (R6.8)
+BRISQUES_DECIDE = "brisques_decide"   # ... where brisques decide close games (not six-pack)
 
 WEIGHTS = (
     Weight("combo", 1.0, "scale on the chance-weighted combination points a kept card holds",
@@ -32,7 +33,7 @@ WEIGHTS = (
     Weight("opp_declare", 12.0, "points an opponent is expected to declare on a win, unshown",
            0, 500),
     Weight("rubicon_brisque", 2.0, "Rubicon: points a brisque is worth to the settlement",
-           0, 100, RUBICON),
+           0, 100, BRISQUES_DECIDE),
     Weight("trump_suit", 1.0, "Rubicon: weight of the sequence chance when a marriage fixes "
            "trumps", 0, 10, RUBICON),
     Weight("rank", 0.5, "tie-break: points per rank step", 0, 10),
@@ -44,7 +45,7 @@ WEIGHTS = (
            "is long (see defer)", 0, 1),
     Weight("settle", 0.0, "Rubicon: extra points a brisque is worth while brisques decide the "
            "settlement (a loser near the 1000 line, level rounded totals; R6.8)", 0, 500,
-           RUBICON),
+           BRISQUES_DECIDE),
     Weight("endgame", 0.0, "Rubicon: stock tricks left from which expert plays for the "
            "settlement: brisques by 'settle', no declaration that only raises what a sure "
            "rubicon costs (0: never)", 0, 60, RUBICON),

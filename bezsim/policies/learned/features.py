@@ -11,12 +11,14 @@ from bezsim.engine.constants import (
     H_BEZ3,
     H_BEZ4,
     H_FOUR,
+    H_TRUMP_FOUR,
     JACK,
     K_BEZIQUE,
     K_FOUR_ACES,
     K_FOUR_JACKS,
     K_FOUR_KINGS,
     K_FOUR_QUEENS,
+    K_FOUR_TRUMP_ACES,
     KING,
     PR_HAND_SIZE,
     PR_PACKS,
@@ -87,6 +89,8 @@ def reform_points(S, seat, c, packs):
                 if _held_free(S, seat, s * 8 + r, packs, c, H_FOUR):
                     pts += S[O_RULES + PR_POINTS + kind]
                     break
+    if h & H_TRUMP_FOUR and _held_free(S, seat, c & 31, packs, c, H_TRUMP_FOUR):
+        pts += S[O_RULES + PR_POINTS + K_FOUR_TRUMP_ACES + r]     # six-pack (R7.4)
     bez = h & (H_BEZ1 | H_BEZ2 | H_BEZ3 | H_BEZ4)
     if bez and _held_free(S, seat, c & 31, packs, c, H_BEZ1 | H_BEZ2 | H_BEZ3 | H_BEZ4):
         level = 3 if bez & H_BEZ4 else 2 if bez & H_BEZ3 else 1 if bez & H_BEZ2 else 0
