@@ -33,6 +33,7 @@ CASES = (
     ("rubicon", "rubicon", {}, ("greedy", "random"), 14, tuple(range(12))),
     # games in which a seat shows carte blanche, again after draws (R6.4)
     ("rubicon_carte_blanche", "rubicon", {}, ("greedy", "random"), 14, (297, 533)),
+    ("six_pack", "six_pack", {}, ("greedy", "random"), 19, (0, 1)),
     ("three_handed", "three_handed", {}, ("greedy", "random", "random"), 15, (0,)),
     ("four_handed", "four_handed", {}, ("random", "greedy", "random", "greedy"), 16, (0,)),
     ("four_handed_partners", "four_handed_partners", {}, ("greedy", "random", "random",

@@ -211,13 +211,13 @@ def test_search_decides_declarations_by_their_play_outs(declaring_points):
 
 
 def test_cards_only_search_leaves_declarations_to_expert(declaring_points):
-    """every=0 (card plays only): a declaring decision is expert's, whatever the
-    play-outs say."""
+    """every=0 (card plays only): a declaring decision is the base policy's, here expert
+    (rollout=3, whose row search carries), whatever the play-outs say."""
     from bezsim.policies.builtin import EXPERT, choose
     from bezsim.policies.registry import policy_params
 
     for snap in declaring_points[::4]:
-        spec = "search(every=0,samples=2,z=0,prior=-1000000000)"
+        spec = "search(every=0,rollout=3,samples=2,z=0,prior=-1000000000)"
         row = policy_params(parse_policies([spec] * snap.players, snap.players),
                             "ordinary")[0]
         expert_rows = np.tile(row[16:48], (snap.players, 1))
