@@ -187,6 +187,7 @@ class _Replay:
         self.turnup = C.NO_CARD
         self.polish = bool(params[C.PR_OPEN_CARDS])   # R5: open cards, compounds
         self.rubicon = bool(params[C.PR_TRUMP_BY_MARRIAGE])   # R6: trumps by the first marriage
+        self.brisques_decide = bool(params[C.PR_BRISQUES_COUNT])   # R6.7; six-pack: no (R7.3)
         self.open: list[list[int]] = []
         self.trump = 0
         self.brisques: list[int] = []
@@ -209,7 +210,8 @@ class _Replay:
             lines += self._trick_lines(trick, by_trick[trick])
         if self.rubicon:
             aside = ", ".join(f"seat {s} {b}" for s, b in enumerate(self.brisques))
-            lines.append(f"{INDENT}brisques (counted aside, not scored): {aside}")
+            worth = "not scored" if self.brisques_decide else "worth nothing, R7.3"
+            lines.append(f"{INDENT}brisques (counted aside, {worth}): {aside}")
         points_rows = [r for r in rows if r[0] == C.TR_HAND_POINTS]
         lines += [self._hand_end_line(r, points_rows[0]) for r in rows
                   if r[0] == C.TR_HAND_END]
