@@ -133,7 +133,7 @@ def build(ctx: Context, doc: Document) -> None:
                 rows.append([r.policy_a, r.policy_b, f"{int(r.deals):,} × {int(r.seatings)}",
                              pct(_win(r), 2), est(_margin(r), ".1f"),
                              signed(_pph(r), "+.2f")])
-        margin = (f"settlement from A's side ({'R6.8' if v == 'rubicon' else 'R7.5'})"
+        margin = (f"settlement from A's side ({variant_of(v).settlement_rule})"
                   if variant_of(v).settlement else "A's final score − B's best")
         doc.section(f"{v} (docs/rules.md {variant_of(v).section})").add(Table(
             ["A", "B", "deals × seatings", "A's win rate [95%]", f"margin: {margin} [95%]",

@@ -112,8 +112,8 @@ def _settlement_lines(info, rules: Rules) -> list[str]:
     rounded = [int(info[C.GI_ROUNDED + s]) for s in range(2)]
     brisques = [int(info[C.GI_BRISQUES + s]) for s in range(2)]
     winner, stake = int(info[C.GI_WINNER]), int(info[C.GI_STAKE])
-    name, rule = ("Rubicon", "R6.8") if decide else ("six-pack", "R7.5")
-    lines = [f"\nGame over ({name}: one hand is the game, {rule})",
+    name = "Rubicon" if decide else "six-pack"
+    lines = [f"\nGame over ({name}: one hand is the game, {rules.definition.settlement_rule})",
              f"{INDENT}totals: seat 0 {points[0]}, seat 1 {points[1]} | rounded down to 100: "
              f"seat 0 {rounded[0]}, seat 1 {rounded[1]}",
              f"{INDENT}brisques (counted aside{'' if decide else ', worth nothing'}): "

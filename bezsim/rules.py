@@ -166,7 +166,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
     # R6: four packs, nine cards, no turn-up, trumps by the first marriage or sequence, one
     # hand a game; a marriage may grow into a sequence (the same class, R6.6)
     "rubicon": {
-        "title": "Rubicon Bézique", "rules": "R6",
+        "title": "Rubicon Bézique", "rules": "R6", "settles": "R6.8",
         "options": _RUBICON_PLAY | {"rubicon_brisque_bonus": "300", "rubicon_close": "brisques"},
         "fixed": _RUBICON_FIXED | {"bezique_pair": "fixed"},
         "open_cards": False,
@@ -178,7 +178,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
     # R7: Rubicon's play with six packs, twelve cards, fours in trumps and the bezique by
     # trumps; brisques count for nothing, the rubicon line is 3000 and the game bonus 1000
     "six_pack": {
-        "title": "six-pack (Chinese) Bézique", "rules": "R7",
+        "title": "six-pack (Chinese) Bézique", "rules": "R7", "settles": "R7.5",
         "options": _RUBICON_PLAY | {"four_trump_queens": "600", "four_trump_jacks": "400",
                                     "last_trick_points": "250", "rubicon_game_bonus": "1000"},
         "fixed": _RUBICON_FIXED | {"bezique_pair": "trump_queen", "rubicon_close": "points",
@@ -213,6 +213,7 @@ class Variant:
     default_target: int | None  # the game's target, None when one hand is the game
     trump_fours: bool         # fours of a rank in trumps score (six-pack, R7)
     brisques_decide: bool     # brisques decide close games and save from the rubicon (R6.7)
+    settlement_rule: str      # the rules book's section of its settlement, "" without one
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -237,7 +238,8 @@ def _variant_of(name: str) -> Variant:
         settlement=bool(engine.get("BRISQUES_ASIDE", 0)) and one_hand,
         default_target=None if one_hand else int(preset["options"]["target"]),
         trump_fours=bool(engine.get("TRUMP_FOURS", 0)),
-        brisques_decide=bool(engine.get("BRISQUES_COUNT", 0)) and one_hand)
+        brisques_decide=bool(engine.get("BRISQUES_COUNT", 0)) and one_hand,
+        settlement_rule=preset.get("settles", ""))
 
 
 VARIANT_DEFINITIONS: dict[str, Variant] = {name: _variant_of(name) for name in _PRESETS}

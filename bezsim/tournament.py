@@ -425,8 +425,8 @@ def format_table(frame: pd.DataFrame, description: dict[str, Any]) -> str:
 
     seat_list = description["seatings"]
     definition = variant_of(description["variant"])
-    rule = "R6.8" if definition.brisques_decide else "R7.5"
-    margin_text = (f"the settlement ({rule}) from A's side, + when A wins" if definition.settlement
+    margin_text = (f"the settlement ({definition.settlement_rule}) from A's side, + when A wins"
+                   if definition.settlement
                    else "A's final score minus B's best final score")
     out = [f"tournament: {description['variant']}, {description['games']:,} deals per pair, "
            f"seed {description['seed']}, {len(seat_list)} seatings per deal "

@@ -132,11 +132,17 @@ def suit_extra(kind, code):
 
 @njit(error_model="numpy", cache=True, _nrt=False)
 def bezique_faces(params, trump):
-    """(queen face, jack face) of a bezique: Q♠ J♦; with option ``bezique_pair=by_trump``
-    Q♣ J♥ when spades or diamonds are trumps (R9); in six-pack the queen of trumps and the
-    jack of the other colour's suit paired with it, ♠ with ♦ and ♥ with ♣ (R7), and no
-    bezique while trumps are undecided (-1, -1: no face)."""
-    pair = params[PR_BEZ_PAIR]
+    """(queen face, jack face) of a bezique under the rules table ``params``."""
+    return pair_faces(params[PR_BEZ_PAIR], trump)
+
+
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
+def pair_faces(pair, trump):
+    """(queen face, jack face) of a bezique of pair rule ``pair`` (BEZ_PAIR_*): Q♠ J♦; with
+    option ``bezique_pair=by_trump`` Q♣ J♥ when spades or diamonds are trumps (R9); in
+    six-pack the queen of trumps and the jack of the other colour's suit paired with it, ♠
+    with ♦ and ♥ with ♣ (R7), and no bezique while trumps are undecided (-1, -1: no face).
+    Policies read it from the public rules table."""
     if pair == BEZ_PAIR_TRUMP_QUEEN:
         if trump < 0:
             return -1, -1

@@ -5,13 +5,8 @@ stage-2 card (tricks only), the best combination ready to score or shown "to sco
 
 from bezsim.engine.constants import (
     ACE,
-    BEZ_PAIR_BY_TRUMP,
-    BEZ_PAIR_TRUMP_QUEEN,
-    CLUBS,
-    DIAMONDS,
     H_CLASS_B,
     H_SEVEN,
-    HEARTS,
     JACK,
     K_BEZIQUE,
     K_FOUR_ACES,
@@ -29,10 +24,10 @@ from bezsim.engine.constants import (
     PR_TRUMP_FOURS,
     QUEEN,
     SEVEN,
-    SPADES,
     TEN,
 )
 from bezsim.engine.jit import njit
+from bezsim.engine.roles import pair_faces
 from bezsim.engine.state import (
     O_HIST,
     O_PEND,
@@ -51,16 +46,8 @@ KEEP_M = 2
 
 @njit(cache=True, _nrt=False)
 def _bez_faces(S, trump):
-    """The bezique's queen and jack faces (R1.8, R9 bezique_pair; six-pack R7.3: the queen of
-    trumps and the jack of the other colour, -1 -1 while trumps are undecided)."""
-    pair = S[O_RULES + PR_BEZ_PAIR]
-    if pair == BEZ_PAIR_TRUMP_QUEEN:
-        if trump < 0:
-            return -1, -1
-        return trump * 8 + QUEEN, (trump ^ 2) * 8 + JACK
-    if pair == BEZ_PAIR_BY_TRUMP and (trump == SPADES or trump == DIAMONDS):
-        return CLUBS * 8 + QUEEN, HEARTS * 8 + JACK
-    return SPADES * 8 + QUEEN, DIAMONDS * 8 + JACK
+    """The bezique's queen and jack faces under the public rules table (R1.8, R9, R7.3)."""
+    return pair_faces(S[O_RULES + PR_BEZ_PAIR], trump)
 
 
 @njit(cache=True, inline="always", _nrt=False)
