@@ -1,46 +1,74 @@
 """What a decision costs through the step API (bezsim/step/game.py).
 
-    python benchmarks/step_cost.py [--variants ordinary,rubicon] [--games 3]
+    python benchmarks/step_cost.py [--variants ordinary,rubicon] [--games 20]
+                                   [--drivers open,random,expert]
 
-Plays ``--games`` games per variant with seat 0 open (always its first offered action)
-against expert, through ``StepGame.step``, and again with expert deciding for seat 0
-through ``StepGame.play_with``; prints milliseconds per open decision. Each decision
-replays the game from its start, so the cost grows with the game's length.
+Plays ``--games`` whole games per variant and driver through ``StepGame.step``, a random
+offered action at every open decision, and times each ``step`` call alone. Drivers: ``open``
+(every seat open), ``random`` or ``expert`` (seat 0 open, that policy in the other seats: a
+step then includes their decisions up to seat 0's next one). Prints per variant and driver
+the median microseconds a step over all steps, over the first hand of each game and over
+its last hand, and their ratio: a step costs the play between two decisions, so the last
+hand's steps cost what the first hand's do.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
+import statistics
 import time
 
 from bezsim.rules import Rules
 from bezsim.step.game import StepGame
 
 
+def timed_game(rules: Rules, policies: list, seed: int, game: int,
+               pick: random.Random) -> list[tuple[int, float]]:
+    """(hand, microseconds) of every step of one game."""
+    g = StepGame(rules, seed, game, policies)
+    out = []
+    while not g.over:
+        index = pick.randrange(len(g.actions()))
+        hand = g.hand
+        t = time.perf_counter_ns()
+        g.step(index)
+        out.append((hand, (time.perf_counter_ns() - t) / 1000))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variants", default="ordinary,rubicon")
-    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--drivers", default="open,random,expert")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     for variant in args.variants.split(","):
         rules = Rules.make(variant)
-        StepGame(rules, 0, 0, [None] + ["expert"] * (rules.players - 1))      # compile
-        for how in ("step", "play_with"):
-            n, seconds = 0, 0.0
+        for driver in args.drivers.split(","):
+            others = [None if driver == "open" else driver] * (rules.players - 1)
+            policies = [None, *others]
+            pick = random.Random(args.seed)
+            timed_game(rules, policies, args.seed, 10**6, pick)       # compiled, warm
+            steps, first, last, hands = [], [], [], []
             for game in range(args.games):
-                t = time.perf_counter()
-                g = StepGame(rules, 1, game, [None] + ["expert"] * (rules.players - 1))
-                while not g.over:
-                    if how == "step":
-                        g.step(0)
-                    else:
-                        g.play_with("expert")
-                    n += 1
-                seconds += time.perf_counter() - t
-            print(json.dumps({"variant": variant, "driver": how, "games": args.games,
-                              "decisions": n, "ms_per_decision": round(1000 * seconds / n, 3)}),
-                  flush=True)
+                rows = timed_game(rules, policies, args.seed, game, pick)
+                steps += [us for _, us in rows]
+                final = rows[-1][0]
+                first += [us for h, us in rows if h == 0]
+                last += [us for h, us in rows if h == final]
+                hands.append(final + 1)
+            m_first, m_last = statistics.median(first), statistics.median(last)
+            print(json.dumps({
+                "variant": variant, "driver": driver, "games": args.games,
+                "hands": sum(hands), "steps": len(steps),
+                "median_us": round(statistics.median(steps), 2),
+                "mean_us": round(statistics.fmean(steps), 2),
+                "first_hand_median_us": round(m_first, 2),
+                "last_hand_median_us": round(m_last, 2),
+                "last_over_first": round(m_last / m_first, 3)}), flush=True)
 
 
 if __name__ == "__main__":

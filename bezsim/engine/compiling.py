@@ -110,9 +110,9 @@ def _on_disk(function: Any, run_set: str | None = None) -> bool:
 def entry_cached(entry: str, run_set: str) -> bool:
     """Whether the entry kernel ``entry`` for policy set ``run_set`` loads from the cache."""
     if entry == "step":
-        from bezsim.engine.game import replay_game
+        from bezsim.engine.stepping import step_game
 
-        return _on_disk(replay_game)
+        return _on_disk(step_game)
     if entry == "position":
         from bezsim.engine.offers import legal_declarations
 

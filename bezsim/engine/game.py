@@ -138,41 +138,76 @@ def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
 
 
 @njit(error_model="numpy", cache=True, _nrt=False)
-def play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info,
-              events, S, rng):
-    """Hands until a seat reaches the target (R2.6); outcome rows written for this game."""
+def start_game(params, seed, game, S, rng, game_info):
+    """The game's random streams, scores at zero; returns the first dealer (also kept in
+    game_info, so a game taken up between decisions knows it)."""
     players = params[PR_PLAYERS]
-    target = params[PR_TARGET]
-    hand_cap = hand_seat.shape[0]
     load_rules(S, params)
     seed_stream(rng[0], seed, game, PURPOSE_GAME, 0)
     first_dealer = below(rng[0], players)
     for p in range(players):
         seed_stream(rng[1 + p], seed, game, PURPOSE_POLICY, p)
-    scores = S[O_SC + SC_SCORE:O_SC + SC_SCORE + players]   # public: policies see scores
-    scores[:] = 0
-    dealer = first_dealer
-    h = 0
-    winner = -1
     for p in range(players):
+        S[O_SC + SC_SCORE + p] = 0      # public: policies see scores
         game_info[GI_BRISQUES + p] = 0
-    while winner < 0:
-        if h >= hand_cap:
-            S[CTR_FAULT] = max(S[CTR_FAULT], 1)
-            break
-        seed_stream(rng[0], seed, game, PURPOSE_DEAL, h)
-        w24, w_last = play_hand(params, S, rng, pol_ids, pol_params, fns, h, dealer)
-        record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
-        for p in range(players):
-            game_info[GI_BRISQUES + p] += S[O_BRISQ_TAKEN + p]
-        if trace_on(S):
-            trace_seats(S, TR_HAND_POINTS, h, S[O_SC + SC_HAND_POINTS:], players, 0, 0)
-            trace_seats(S, TR_HAND_END, h, scores, players, 0, 0)
+    game_info[GI_FIRST_DEALER] = first_dealer
+    return first_dealer
+
+
+@njit(error_model="numpy", cache=True, _nrt=False)
+def deal_and_play(params, S, rng, pol_ids, pol_params, fns, seed, game, h, dealer):
+    """Hand ``h`` of the game dealt from its own stream and played; returns (winner of the
+    last stock trick, winner of the last trick)."""
+    seed_stream(rng[0], seed, game, PURPOSE_DEAL, h)
+    return play_hand(params, S, rng, pol_ids, pol_params, fns, h, dealer)
+
+
+@njit(error_model="numpy", cache=True, _nrt=False)
+def end_hand(params, S, h, dealer, w24, w_last, hand_seat, hand_info, game_info):
+    """Hand ``h`` is over: its rows written, the scores moved on. Returns (whether the game
+    is over, the winning side or -1)."""
+    players = params[PR_PLAYERS]
+    scores = S[O_SC + SC_SCORE:O_SC + SC_SCORE + players]
+    record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
+    for p in range(players):
+        game_info[GI_BRISQUES + p] += S[O_BRISQ_TAKEN + p]
+    if trace_on(S):
+        trace_seats(S, TR_HAND_POINTS, h, S[O_SC + SC_HAND_POINTS:], players, 0, 0)
+        trace_seats(S, TR_HAND_END, h, scores, players, 0, 0)
+    if params[PR_ONE_HAND_GAME]:
+        return True, -1
+    winner = game_over(scores, n_sides(params), params[PR_TARGET])
+    if winner < 0 and h + 1 >= hand_seat.shape[0]:
+        S[CTR_FAULT] = max(S[CTR_FAULT], 1)       # no room for another hand's rows
+        return True, -1
+    return winner >= 0, winner
+
+
+@njit(error_model="numpy", cache=True, _nrt=False)
+def play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info,
+              events, S, rng):
+    """Hands until a seat reaches the target (R2.6); outcome rows written for this game."""
+    players = params[PR_PLAYERS]
+    dealer = start_game(params, seed, game, S, rng, game_info)
+    h = 0
+    while True:
+        w24, w_last = deal_and_play(params, S, rng, pol_ids, pol_params, fns, seed, game, h,
+                                    dealer)
+        over, winner = end_hand(params, S, h, dealer, w24, w_last, hand_seat, hand_info,
+                                game_info)
         h += 1
-        if params[PR_ONE_HAND_GAME]:
+        if over:
             break
-        winner = game_over(scores, n_sides(params), target)
         dealer = next_seat(dealer, 1, players)
+    end_game(params, S, h, winner, game_info, events)
+
+
+@njit(error_model="numpy", cache=True, _nrt=False)
+def end_game(params, S, h, winner, game_info, events):
+    """The game is over after ``h`` hands: its settlement, stake and events written."""
+    players = params[PR_PLAYERS]
+    target = params[PR_TARGET]
+    scores = S[O_SC + SC_SCORE:O_SC + SC_SCORE + players]
     double = 0
     stake = 1
     for p in range(players):
@@ -197,7 +232,6 @@ def play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info
         elif mode == DOUBLE_GAME_POINTS:
             stake = (scores[winner] - scores[second]) * (2 if double else 1)
     game_info[GI_HANDS] = h
-    game_info[GI_FIRST_DEALER] = first_dealer
     game_info[GI_WINNER] = winner
     game_info[GI_DOUBLE] = double
     game_info[GI_STAKE] = stake
@@ -247,31 +281,3 @@ def trace_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_inf
     play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info, events,
               S, rng)
     return copy_trace(S, trace)
-
-
-@njit(error_model="numpy", cache=True)
-def replay_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info,
-                events, S):
-    """One game in a state array that carries a script (engine/script.py), every built-in
-    policy compiled in: the step API's replays (bezsim/step/game.py). Returns the random streams
-    at the end (at the snapshot, the script keeps its own copy)."""
-    players = params[PR_PLAYERS]
-    rng = np.zeros((1 + players, 4), np.uint64)
-    play_game(params, pol_ids, pol_params, None, seed, game, hand_seat, hand_info, game_info,
-              events, S, rng)
-    return rng
-
-
-@njit(error_model="numpy", cache=True)
-def first_decision(params, pol_ids, pol_params, seed, game, S, rng):
-    """Deal hand 0 of ``game`` as play_game does (the same streams) and play it, every
-    scripted seat (engine/script.py) stopping at its first decision: OpenSpiel's states
-    (bezsim/rl/openspiel.py) start there."""
-    players = params[PR_PLAYERS]
-    load_rules(S, params)
-    seed_stream(rng[0], seed, game, PURPOSE_GAME, 0)
-    dealer = below(rng[0], players)
-    for p in range(players):
-        seed_stream(rng[1 + p], seed, game, PURPOSE_POLICY, p)
-    seed_stream(rng[0], seed, game, PURPOSE_DEAL, 0)
-    play_hand(params, S, rng, pol_ids, pol_params, None, 0, dealer)

@@ -104,6 +104,7 @@ from bezsim.engine.state import (
     CTR_DECLARING,
     CTR_PAIRS,
     CTR_STOCK_POS,
+    CTR_STOCK_WINNER,
     N_MAX,
     O_ACTS,
     O_APTS,
@@ -454,6 +455,7 @@ def after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no,
     """A stock trick is complete: its points, the winner's declarations (or Polish open
     cards), then every seat draws from the winner round."""
     players = params[PR_PLAYERS]
+    S[CTR_STOCK_WINNER] = winner
     finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
     if params[PR_OPEN_CARDS]:
         open_cards_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)

@@ -146,10 +146,3 @@ def resume_after_decision(params, S, rng, pol_ids, pol_params, fns, seat, action
     if S[O_DECISION] == D_PLAY:
         return resume_after_play(params, S, rng, pol_ids, pol_params, fns, action)
     return resume_after_declare(params, S, rng, pol_ids, pol_params, fns, seat, action)
-
-
-@njit(error_model="numpy", cache=True, _nrt=False)
-def resume_every_built_in(params, S, rng, pol_ids, pol_params, seat, action):
-    """resume_after_decision compiled for every built-in policy and the scripted seat (the
-    step API's one-hand states, bezsim/rl/openspiel.py)."""
-    return resume_after_decision(params, S, rng, pol_ids, pol_params, None, seat, action)

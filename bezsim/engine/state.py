@@ -111,6 +111,8 @@ CTR_STOCK_POS = O_CTR + 3
 CTR_DECLARING = O_CTR + 4  # where the last declaring decision was asked (hand.pack_declaring,
 #                            open_cards.sevens_from): search resumes play-outs there
 CTR_PAIRS = O_CTR + 5      # R4.2 pairs ending: the winner of the last stock trick, + 1
+CTR_STOCK_WINNER = O_CTR + 6   # the winner of the latest stock trick (a hand taken up half
+#                                way, engine/stepping.py, still records who won the last one)
 FAULT_OVERFLOW = 1
 FAULT_POLICY = 2
 

@@ -1,8 +1,10 @@
 """Bézique for AI research: the environments and their shared action map.
 
-``bezsim.rl.env(...)`` / ``raw_env(...)`` give the PettingZoo AEC environment (extra ``rl``);
-``import bezsim.openspiel`` registers the OpenSpiel game (extra ``openspiel``). Each
-environment loads only when first asked for, so one extra never needs the other's library.
+``bezsim.rl.batched_env(...)`` steps N games together in one compiled call (numpy arrays in
+and out, no extra needed); ``bezsim.rl.env(...)`` / ``raw_env(...)`` give the PettingZoo AEC
+environment (extra ``rl``); ``import bezsim.openspiel`` registers the OpenSpiel game (extra
+``openspiel``). Each environment loads only when first asked for, so one extra never needs
+the other's library.
 """
 
 from __future__ import annotations
@@ -12,12 +14,17 @@ from typing import Any
 from bezsim.rl.actions import CARD_ACTIONS, DECLARE_BASE, N_ACTIONS, STOP, action_of, offered
 
 _PETTINGZOO = ("BeziqueEnv", "env", "raw_env")
+_BATCHED = ("BatchedEnv", "batched_env")
 
 __all__ = ["CARD_ACTIONS", "DECLARE_BASE", "N_ACTIONS", "STOP", "action_of", "offered",
-           *_PETTINGZOO]
+           *_BATCHED, *_PETTINGZOO]
 
 
 def __getattr__(name: str) -> Any:
+    if name in _BATCHED:
+        from bezsim.rl import batched
+
+        return getattr(batched, name)
     if name in _PETTINGZOO:
         from bezsim.rl import pettingzoo
 

@@ -3,18 +3,25 @@
     import pyspiel
     import bezsim.openspiel                          # registers the game
     game = pyspiel.load_game("python_bezique", {"variant": "rubicon", "seed": 7})
+    whole = pyspiel.load_game("python_bezique", {"variant": "four_handed", "hands": 0})
 
-One hand of a two-handed preset (``ordinary``, ``polish`` or ``rubicon``) is one OpenSpiel
-game: sequential, imperfect information, zero-sum, utility +1 / -1 to the hand's winner
-(the settlement's winner in Rubicon, where a hand is the game; the more points elsewhere),
-0 for a tie. The deal is the one chance node: deal i of the game's ``seed`` (i < DEALS,
-uniform), the deal ``simulate`` plays first in game i of that seed. Actions are those of
-bezsim/rl/actions.py (0..31 a card by face, 32 + code a declaration, STOP). The information state
-is the seat's own knowledge, as a policy sees it; ``resample_from_infostate`` deals the
-cards the seat cannot see again (search's determinize), which OpenSpiel's ISMCTS needs.
+Parameters: ``variant`` (any preset: two, three or four players, partnerships), ``seed``,
+and ``hands``: how many hands an OpenSpiel game lasts, 1 (the default) or more, or 0 for the
+whole game to its target (in Rubicon and six-pack a hand is the whole game). Sequential,
+imperfect information, zero-sum: +1 to each seat of the winning side, the losing seats
+sharing the opposite equally (two seats: +1 / -1; three: +1 / -0.5 / -0.5; four: +1 and
+-1/3 each; partners: +1, +1 / -1, -1), 0 to all for a tie. The winner is the game's (the
+settlement's in Rubicon and six-pack) when the game ends; after ``hands`` hands of a longer
+game, the side with the higher score. The deal is the one chance node: game i of the
+``seed`` (i < DEALS, uniform), the game ``simulate`` plays there; its later hands are dealt
+from that game's own streams. Actions are those of bezsim/rl/actions.py (0..31 a card by
+face, 32 + code a declaration, STOP). The information state and the observation are the
+seat's own knowledge, as a policy sees it: as strings, and as the tensor of
+bezsim/rl/encode.py; ``resample_from_infostate`` deals the cards the seat cannot see again
+(search's determinize), which OpenSpiel's ISMCTS needs.
 
-A state holds the engine's state array at its decision; applying an action plays the hand
-on from there (engine/resume.py) to the next decision, where a scripted seat stops it.
+A state holds the engine's state at its decision; applying an action steps the game from
+there (engine/stepping.py) to the next decision.
 """
 
 from __future__ import annotations
@@ -24,14 +31,13 @@ import pyspiel
 
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.engine.script import K_N, K_NEXT, K_STOPPED, TAIL_WORDS, read_snapshot
+from bezsim.engine.script import TAIL_WORDS
 from bezsim.rl.actions import N_ACTIONS, STOP, offered
+from bezsim.rl.encode import OBSERVATION_SIZE, observe_into
 from bezsim.rules import VARIANT_DEFINITIONS, Rules
-from bezsim.step.observe import OBSERVATION_SIZE, observation_vector
 
-# one hand of any two-handed preset
-VARIANTS = tuple(v.name for v in VARIANT_DEFINITIONS.values() if v.players == 2)
-DEALS = 1000        # the chance node: which of the seed's first DEALS deals is played
+VARIANTS = tuple(VARIANT_DEFINITIONS)
+DEALS = 1000        # the chance node: which of the seed's first DEALS games is played
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_bezique",
     long_name="Bezique (bezsim)",
@@ -40,49 +46,61 @@ _GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
+    max_num_players=4,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"variant": "ordinary", "seed": 0})
-_GAME_INFO = pyspiel.GameInfo(
-    num_distinct_actions=N_ACTIONS,
-    max_chance_outcomes=DEALS,
-    num_players=2,
-    min_utility=-1.0,
-    max_utility=1.0,
-    utility_sum=0.0,
-    max_game_length=400)
+    parameter_specification={"variant": "ordinary", "seed": 0, "hands": 1})
+
+
+def decisions_per_hand(rules: Rules) -> int:
+    """A bound on one hand's decisions: a play per card, and per trick at most one
+    declaring decision for each combination a hand could hold and one to stop."""
+    cards = rules.packs * 32
+    return cards + (cards // rules.players) * 8
 
 
 class BeziqueGame(pyspiel.Game):
-    """One hand of a two-handed preset (module docstring)."""
+    """Bézique in OpenSpiel (module docstring)."""
 
     def __init__(self, params=None):
         params = dict(params or {})
         variant = str(params.get("variant", "ordinary"))
         if variant not in VARIANTS:
             raise ValueError(f"python_bezique plays {', '.join(VARIANTS)}, not {variant}")
-        super().__init__(_GAME_TYPE, _GAME_INFO, {"variant": variant,
-                                                  "seed": int(params.get("seed", 0))})
-        self.rules = Rules.make(variant)
-        self.engine_params = self.rules.params()
+        hands = int(params.get("hands", 1))
+        rules = Rules.make(variant)
+        cap = int(rules.params()[C.PR_HAND_CAP])
+        if not 0 <= hands <= cap:
+            raise ValueError(f"hands must be 0 (the whole game) to {cap} in {variant}, "
+                             f"not {hands}")
+        self.rules = rules
+        self.players = rules.players
+        self.hands = hands
         self.seed = int(params.get("seed", 0))
+        length = (hands or cap) * decisions_per_hand(rules)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=N_ACTIONS, max_chance_outcomes=DEALS,
+            num_players=self.players, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
+            max_game_length=length)
+        super().__init__(_GAME_TYPE, info, {"variant": variant, "seed": self.seed,
+                                            "hands": hands})
+        self.engine_params = rules.params()
         from bezsim.policies.builtin import SCRIPT
-        self.ids = np.full(2, SCRIPT, np.int64)
-        self.pp = np.zeros((2, 48))
+        self.ids = np.full(self.players, SCRIPT, np.int64)
+        self.pp = np.zeros((self.players, 48))
 
     def new_initial_state(self):
         return BeziqueState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return BeziqueObserver(self.rules)
+        return BeziqueObserver()
 
 
 class BeziqueState(pyspiel.State):
-    """A decision of one hand, or its end."""
+    """A decision of the game, or its end."""
 
     def __init__(self, game: BeziqueGame):
         super().__init__(game)
@@ -90,43 +108,51 @@ class BeziqueState(pyspiel.State):
         self._params = game.engine_params
         self._ids = game.ids
         self._pp = game.pp
-        self._seed = game.seed
+        self._seed = np.uint64(game.seed)
+        self._hands = game.hands
         self._rules = game.rules
+        self._players = game.players
         self._player = pyspiel.PlayerId.CHANCE
+        self._returns = [0.0] * game.players
+        players = game.players
+        cap = int(game.engine_params[C.PR_HAND_CAP])
         self._S = np.zeros(st.S_BASE + TAIL_WORDS, np.int32)
-        self._rng = np.zeros((3, 4), np.uint64)
+        self._rng = np.zeros((1 + players, 4), np.uint64)
+        self._hs = np.zeros((cap, players, C.HS_SIZE), np.int32)
+        self._hi = np.zeros((cap, C.HI_SIZE), np.int32)
+        self._gi = np.zeros(C.GI_SIZE, np.int64)
+        self._ev = np.zeros(0, np.int64)
+        self._index = -1
 
-    def _deal(self, index: int) -> None:
-        from bezsim.engine.game import first_decision
+    def _step(self, seat: int, action: int) -> None:
+        from bezsim.engine.stepping import GAME_OVER, step_game
 
-        first_decision(self._params, self._ids, self._pp,
-                       np.uint64(self._seed), index, self._S, self._rng)
-        self._take_snapshot()
+        to = int(step_game(self._params, self._ids, self._pp, self._seed, self._index,
+                           self._hs, self._hi, self._gi, self._ev, self._S, self._rng,
+                           seat, action))
+        players, partners = self._players, self._rules.partners
+        if to >= 0 and (not self._hands or self._S[st.O_SC + C.SC_HAND] < self._hands):
+            self._player = to
+            return
+        self._player = pyspiel.PlayerId.TERMINAL
+        if to == GAME_OVER:
+            winner = int(self._gi[C.GI_WINNER])
+            scores = self._gi[C.GI_SCORE:C.GI_SCORE + players]
+        else:                           # ``hands`` hands played: the higher score wins
+            scores = self._S[st.O_SC + C.SC_SCORE:st.O_SC + C.SC_SCORE + players]
+            sides = 2 if partners else players
+            best = int(np.argmax(scores[:sides]))
+            tied = np.count_nonzero(scores[:sides] == scores[best]) > 1
+            winner = -1 if tied else best
+        self._scores = [int(v) for v in scores]
+        if winner >= 0:
+            side = [p % 2 if partners else p for p in range(players)]
+            won = side.count(winner)
+            lost = players - won
+            self._returns = [1.0 if s == winner else -won / lost for s in side]
 
     def chance_outcomes(self):
         return [(i, 1.0 / DEALS) for i in range(DEALS)]
-
-    def _take_snapshot(self) -> None:
-        S = self._S
-        stop = read_snapshot(S, 3)
-        if stop is not None:
-            self._player, S[:st.S_BASE], self._rng = stop
-            k = S.shape[0] - TAIL_WORDS              # an empty script again
-            S[k + K_N] = 0
-            S[k + K_NEXT] = 0
-            S[k + K_STOPPED] = 0
-        else:
-            self._player = pyspiel.PlayerId.TERMINAL
-            pts = S[st.O_SC + C.SC_HAND_POINTS:st.O_SC + C.SC_HAND_POINTS + 2].astype(int)
-            if self._params[C.PR_ONE_HAND_GAME]:
-                from bezsim.engine.settlement import settle
-                winner = int(settle(self._params, pts[0], pts[1], S[st.O_BRISQ_TAKEN],
-                                    S[st.O_BRISQ_TAKEN + 1])[0])
-            else:
-                winner = 0 if pts[0] > pts[1] else 1 if pts[1] > pts[0] else -1
-            self._returns = [0.0, 0.0] if winner < 0 else [1.0 if p == winner else -1.0
-                                                          for p in range(2)]
-            self._points = [int(v) for v in pts]
 
     def _offer(self) -> dict[int, int]:
         return offered(self._S)
@@ -139,15 +165,12 @@ class BeziqueState(pyspiel.State):
         return sorted(self._offer())
 
     def _apply_action(self, action):
-        from bezsim.engine.resume import resume_every_built_in
-
         if self._player == pyspiel.PlayerId.CHANCE:
-            self._deal(int(action))
+            self._index = int(action)
+            self._step(-1, 0)
             return
         index = self._offer()[int(action)]
-        resume_every_built_in(self._params, self._S, self._rng, self._ids,
-                              self._pp, self._player, self._S[st.O_ACTS + index])
-        self._take_snapshot()
+        self._step(self._player, int(self._S[st.O_ACTS + index]))
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -163,7 +186,7 @@ class BeziqueState(pyspiel.State):
         return self._player == pyspiel.PlayerId.TERMINAL
 
     def returns(self):
-        return self._returns if self.is_terminal() else [0.0, 0.0]
+        return self._returns
 
     def information_state_string(self, player=None):
         player = self._player if player is None else player
@@ -174,19 +197,20 @@ class BeziqueState(pyspiel.State):
         return self._key(player)
 
     def _key(self, player: int) -> str:
-        """The seat's knowledge and the public facts, as bytes: equal exactly when the seat
-        cannot tell two states apart."""
+        """The seat, its knowledge and the public facts, as bytes: equal exactly when the
+        seat cannot tell two states apart."""
         S = self._S
         if self.is_terminal():
-            return f"end {self._points}"
+            return f"end {self._scores}"
         if self._player == pyspiel.PlayerId.CHANCE:
             return "deal"
+        players = self._players
         n = self._rules.packs * 32
         parts = [S[st.O_SEEN + player * st.N_MAX:st.O_SEEN + player * st.N_MAX + n],
                  S[st.O_SC:st.O_SC + C.SC_SIZE], S[st.O_TRICK:st.O_TRICK + 4],
-                 S[st.O_HIST:st.O_HIST + n], S[st.O_PEND_N:st.O_PEND_N + 2],
-                 S[st.O_BRISQ_TAKEN:st.O_BRISQ_TAKEN + 2],
-                 np.array([self._player, int(S[st.O_DECISION])], np.int32)]
+                 S[st.O_HIST:st.O_HIST + n], S[st.O_PEND_N:st.O_PEND_N + players],
+                 S[st.O_BRISQ_TAKEN:st.O_BRISQ_TAKEN + players],
+                 np.array([player, self._player, int(S[st.O_DECISION])], np.int32)]
         if player == self._player:
             parts.append(S[st.O_ACTS:st.O_ACTS + S[st.O_N_ACTS]])
         return b"".join(np.ascontiguousarray(p, np.int32).tobytes() for p in parts).hex()
@@ -210,20 +234,27 @@ class BeziqueState(pyspiel.State):
 
     def __str__(self):
         if self.is_terminal():
-            return f"hand over: points {self._points}"
-        return f"seat {self._player} to decide; stock {int(self._S[st.O_SC + C.SC_STOCK_LEFT])}"
+            return f"game over: scores {self._scores}"
+        if self.is_chance_node():
+            return "the deal"
+        return (f"hand {int(self._S[st.O_SC + C.SC_HAND]) + 1}, seat {self._player} to "
+                f"decide; stock {int(self._S[st.O_SC + C.SC_STOCK_LEFT])}")
 
 
 class BeziqueObserver:
-    """observation_vector for OpenSpiel's observer interface."""
+    """The observation tensor (bezsim/rl/encode.py) and string, for OpenSpiel's observer
+    interface: the information state and the observation are the same here, since the
+    seat's knowledge row already holds all it has seen."""
 
-    def __init__(self, rules: Rules):
-        self.rules = rules
+    def __init__(self):
         self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: BeziqueState, player: int) -> None:
-        self.tensor[:] = observation_vector(self.rules, state._S, player)
+        if state.is_chance_node():
+            self.tensor[:] = 0.0
+        else:
+            observe_into(state._S, player, self.tensor)
 
     def string_from(self, state: BeziqueState, player: int) -> str:
         return state._key(player)

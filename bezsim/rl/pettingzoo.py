@@ -13,7 +13,7 @@ Agents are ``player_0`` .. ``player_{n-1}``, one per seat. Actions are one Discr
 for every variant: 0..31 play a card of that face (suit * 8 + rank, ranks A 10 K Q J 9 8 7;
 copies play alike), 32 + code declare a combination or the seven (code = kind * 4 + suit,
 bezsim.engine.constants), and STOP (the last action) declares nothing more. The mask
-marks what the rules allow now. The observation is bezsim.step.observe.observation_vector: the
+marks what the rules allow now. The observation is the vector of bezsim/rl/encode.py: the
 seat's own knowledge, never another hand or the stock. Reward at the end of the game: +1
 to the winning seat (or both seats of the winning team), -1 to the others, 0 each for a draw.
 ``reset(seed)`` plays game 0 of that seed, so the same seed deals the same cards.
@@ -27,9 +27,9 @@ import numpy as np
 
 from bezsim.engine import constants as C
 from bezsim.rl.actions import N_ACTIONS, STOP, action_of, offered
+from bezsim.rl.encode import OBSERVATION_SIZE, observe_into, offer_into
 from bezsim.rules import Rules
 from bezsim.step.game import StepGame
-from bezsim.step.observe import OBSERVATION_SIZE, observation_vector
 
 try:
     from gymnasium import spaces
@@ -54,6 +54,9 @@ class BeziqueEnv(AECEnv):
             "observation": spaces.Box(0.0, 10.0, (OBSERVATION_SIZE,), np.float32),
             "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
         self._act_space = spaces.Discrete(N_ACTIONS)
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._mask = np.zeros(N_ACTIONS, np.bool_)
+        self._index_of = np.full(N_ACTIONS, -1, np.int8)
         self._game: StepGame | None = None
 
     def observation_space(self, agent: str):
@@ -63,16 +66,15 @@ class BeziqueEnv(AECEnv):
         return self._act_space
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
-
-    def _offer(self) -> dict[int, int]:
-        return offered(self._game.state_array())
+        return self._seats[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        mask = np.zeros(N_ACTIONS, np.int8)
+        obs = np.empty(OBSERVATION_SIZE, np.float32)
+        observe_into(self._game.view(), self._seats[agent], obs)
         if not self._game.over and agent == self.agent_selection:
-            mask[list(self._offer())] = 1
-        obs = observation_vector(self.rules, self._last_state, self._seat(agent))
+            mask = self._mask.astype(np.int8)
+        else:
+            mask = np.zeros(N_ACTIONS, np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -85,24 +87,29 @@ class BeziqueEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self._last_state = self._game.state_array()
+        self._next()
+
+    def _next(self) -> None:
+        """The seat to decide and what it is offered."""
         self.agent_selection = self.possible_agents[self._game.seat]
+        offer_into(self._game.view(), self._mask, self._index_of)
 
     def step(self, action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        offer = self._offer()
-        if action is None or int(action) not in offer:
+        index = -1
+        if action is not None and 0 <= int(action) < N_ACTIONS:
+            index = int(self._index_of[int(action)])
+        if index < 0:
             raise ValueError(f"action {action} is not legal now (see the action mask)")
         self._cumulative_rewards[agent] = 0
-        self._game.step(offer[int(action)])
+        self._game.step(index)
         if self._game.over:
             self._finish()
         else:
-            self._last_state = self._game.state_array()
-            self.agent_selection = self.possible_agents[self._game.seat]
+            self._next()
         self._accumulate_rewards()
 
     def _finish(self) -> None:

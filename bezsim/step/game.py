@@ -7,18 +7,19 @@ actions with readable names, and ``observation`` gives the deciding seat exactly
 policy contract lets a policy see: its own cards and knowledge, the public facts, never
 another seat's concealed cards or the stock order.
 
-How: the compiled engine plays a game to its end in one call, so the game is replayed from
-its start with the open seats' decisions so far (engine/script.py) and stops at the next
-one, keeping a snapshot of the state there. A game played through this API with the
-built-in policies (``play_with``) is exactly the game ``simulate`` writes for the same seed
-and index (tests/test_step.py, every preset). A replay costs one game of engine time, so a
-decision costs a few milliseconds at most (benchmarks/step_cost.py).
+How: the engine stops when an open seat must decide (engine/script.py) and a step takes
+the game up there with the action chosen, playing on to the next open decision across
+tricks, hands and deals (engine/stepping.py): a step costs the play between two decisions,
+however long the game. A game played through this API with the built-in policies
+(``play_with``) is exactly the game ``simulate`` writes for the same seed and index
+(tests/test_step.py, every preset; benchmarks/step_cost.py measures a step).
 
-``history`` replays once more with the engine's trace and returns its rows up to the current
-decision (every card: bezsim/step/narrate.py tells a seat what it may see of them). ``save`` writes
-a game as JSON (rules, seed, seats, the open seats' decisions, whether it is over or was
-resigned), ``read_saved`` checks such a file without playing it, ``load`` plays it again to
-where it stopped, and ``transcript`` prints it as ``bezsim replay`` does, finished or not.
+The open seats' decisions are kept as a script. ``history`` replays the game with the
+engine's trace and returns its rows up to the current decision (every card:
+bezsim/step/narrate.py tells a seat what it may see of them). ``save`` writes a game as JSON
+(rules, seed, seats, the open seats' decisions, whether it is over or was resigned),
+``read_saved`` checks such a file without playing it, ``load`` plays it again to where it
+stopped, and ``transcript`` prints it as ``bezsim replay`` does, finished or not.
 """
 
 from __future__ import annotations
@@ -35,14 +36,15 @@ from bezsim.engine import state as st
 from bezsim.engine.script import (
     ENTRY_WIDTH,
     K_N,
-    K_SNAPSHOT,
+    K_SEAT,
     K_STOPPED,
+    KEEP_STREAM,
     SCRIPT_ENTRIES,
     TAIL_WORDS,
-    read_snapshot,
     script_words,
     stream_words,
 )
+from bezsim.engine.stepping import BROKEN, GAME_OVER
 from bezsim.errors import BezsimError
 from bezsim.rules import Rules
 
@@ -117,7 +119,8 @@ class StepGame:
     def __init__(self, rules: Rules, seed: int, game: int = 0,
                  policies: Sequence[str | None] | None = None) -> None:
         self._setup(rules, seed, game, policies)
-        self._advance()
+        self._new_arrays()
+        self._go(GAME_OVER, 0)
 
     def _setup(self, rules: Rules, seed: int, game: int,
                policies: Sequence[str | None] | None) -> None:
@@ -149,7 +152,8 @@ class StepGame:
         self._script: list[tuple[int, list[int]]] = []
         self._events = 64 * int(self._params[C.PR_HAND_CAP])
         self._trace_cap = 1 << 12                 # history's trace rows (grows when short)
-        self.replays = 0
+        self._seed_u = np.uint64(self.seed)
+        self.replays = 0          # games played again from their start (load, history)
         self.resigned = False     # the open seat gave up: saved so, never continued
 
     # --- the state at the current decision -----------------------------------------------
@@ -205,7 +209,13 @@ class StepGame:
         """A copy of the engine state at the decision, for a policy's own ``policy(S, seat,
         params, rng)`` call: the contract says which regions it may read."""
         self._need_decision()
-        return self._S.copy()
+        return self._S[:st.S_BASE].copy()
+
+    def view(self) -> np.ndarray:
+        """The engine state as it is now, not a copy: read it, never write it. For code that
+        encodes the state at every step (the environments, bezsim/rl/encode.py); at the
+        game's end it holds the last hand's final state."""
+        return self._S
 
     def scores(self) -> list[int]:
         """Game scores so far (before the current hand) or at the end."""
@@ -228,8 +238,9 @@ class StepGame:
         n = int(self._S[st.O_N_ACTS])
         if not isinstance(index, (int, np.integer)) or not 0 <= int(index) < n:
             raise BezsimError(f"action {index!r} is not offered: choose 0 to {n - 1}")
-        self._take(int(index), self._rng[1 + self._seat])
-        self._advance()
+        index = int(index)
+        self._take(index, None)
+        self._go(self._seat, int(self._S[st.O_ACTS + index]))
 
     def policy_action(self, spec: str) -> int:
         """What policy ``spec`` would choose here (a hint), with the seat's own stream left
@@ -241,9 +252,11 @@ class StepGame:
         """Let policy ``spec`` take this decision, drawing from the seat's own stream as it
         would in the engine; returns the index taken."""
         self._need_decision()
-        index, stream = self._ask(spec, self._rng[1 + self._seat].copy())
+        seat = self._seat
+        index, stream = self._ask(spec, self._rng[1 + seat].copy())
         self._take(index, stream)
-        self._advance()
+        self._rng[1 + seat] = stream
+        self._go(seat, int(self._S[st.O_ACTS + index]))
         return index
 
     def transcript(self) -> str:
@@ -291,7 +304,7 @@ class StepGame:
         g._setup(saved.rules, saved.seed, saved.game, saved.policies)
         g._script = saved.decisions
         g.resigned = saved.resigned
-        g._advance()
+        g._settle(g._replay())
         return g
 
     def history(self) -> np.ndarray:
@@ -307,7 +320,7 @@ class StepGame:
             k = S.shape[0] - TAIL_WORDS
             if not S[k + K_STOPPED]:
                 raise BezsimError("the game's replay no longer stops at its decision")
-            n = int(S[k + K_SNAPSHOT + st.CTR_TRACE])  # the rows there: the snapshot's count
+            n = int(S[st.CTR_TRACE])                # the rows up to the decision
             if n < self._trace_cap:
                 break
             self._trace_cap *= 4                # the trace did not fit: a longer one
@@ -368,22 +381,51 @@ class StepGame:
             stream = rng[1 + self._seat]
         return int(index), stream
 
-    def _take(self, index: int, stream_after: np.ndarray) -> None:
+    def _take(self, index: int, stream_after: np.ndarray | None) -> None:
+        """The script's entry for a decision; ``stream_after`` None: the seat did not draw."""
         if len(self._script) >= SCRIPT_ENTRIES:
             raise BezsimError(f"a game driven step by step holds at most {SCRIPT_ENTRIES} "
                               "decisions of its open seats")
-        self._script.append((index, stream_words(stream_after)))
+        self._script.append((index, [] if stream_after is None else stream_words(stream_after)))
 
-    def _advance(self) -> None:
-        """Replay to the next open decision, letting Python-driven bots (search) decide."""
-        while True:
-            self._replay()
-            if self._seat >= 0 and self._seat in self._bots:
-                index, stream = self._ask(self._bots[self._seat],
-                                          self._rng[1 + self._seat].copy())
-                self._take(index, stream)
-                continue
-            return
+    def _new_arrays(self) -> None:
+        """The game's state, streams and outcome rows, empty (engine/stepping.py fills them)."""
+        from bezsim.engine.api import _alloc
+
+        hs, hi, gi, ev = _alloc(1, int(self._params[C.PR_HAND_CAP]), self.players,
+                                self._events)
+        self._hs, self._hi, self._gi, self._ev = hs[0], hi[0], gi[0], ev[0]
+        self._S = np.zeros(st.S_BASE + 2 * self._events + TAIL_WORDS, np.int32)
+        self._S[st.O_EV_CAP] = self._events
+        self._rng = np.zeros((1 + self.players, 4), np.uint64)
+
+    def _go(self, seat: int, action: int) -> None:
+        """The game on from ``seat``'s decision with ``action`` (or from its start, seat
+        GAME_OVER) to the next decision of an open seat, or its end."""
+        self._settle(self._step_engine(seat, action))
+
+    def _settle(self, seat: int) -> None:
+        """Python-driven bots (search) take their decisions until an open seat must."""
+        while seat >= 0 and seat in self._bots:
+            self._seat = seat
+            index, stream = self._ask(self._bots[seat], self._rng[1 + seat].copy())
+            self._take(index, stream)
+            self._rng[1 + seat] = stream
+            seat = self._step_engine(seat, int(self._S[st.O_ACTS + index]))
+        self._seat = seat
+
+    def _step_engine(self, seat: int, action: int) -> int:
+        from bezsim.engine.stepping import step_game
+
+        to = int(step_game(self._params, self._ids, self._pp, self._seed_u, self.game,
+                           self._hs, self._hi, self._gi, self._ev, self._S, self._rng,
+                           seat, action))
+        if to == BROKEN:
+            raise BezsimError("the engine stopped without a decision to take")
+        if self._S[st.CTR_EVENTS] > self._events and self._events < (1 << 20):
+            self._events *= 4                      # more events than room: play it again
+            return self._replay()
+        return to
 
     def _buffers(self, trace_cap: int = 0):
         from bezsim.engine.api import _alloc
@@ -399,26 +441,30 @@ class StepGame:
         S[k + K_N] = n
         for i, (index, words) in enumerate(self._script):
             at = k - (i + 1) * ENTRY_WIDTH          # script.entry_at
-            S[at] = index
-            S[at + 1:at + ENTRY_WIDTH] = words
+            if words:
+                S[at] = index
+                S[at + 1:at + ENTRY_WIDTH] = words
+            else:
+                S[at] = index | KEEP_STREAM
         return hs, hi, gi, ev, S
 
-    def _run(self, hs, hi, gi, ev, S) -> None:
-        from bezsim.engine.game import replay_game
+    def _run(self, hs, hi, gi, ev, S) -> np.ndarray:
+        from bezsim.engine.stepping import replay_game
 
-        replay_game(self._params, self._ids, self._pp, np.uint64(self.seed), self.game,
-                    hs[0], hi[0], gi[0], ev[0], S)
         self.replays += 1
+        return replay_game(self._params, self._ids, self._pp, self._seed_u, self.game,
+                           hs[0], hi[0], gi[0], ev[0], S)
 
-    def _replay(self) -> None:
-        hs, hi, gi, ev, S = self._buffers()
-        self._run(hs, hi, gi, ev, S)
-        stop = read_snapshot(S, 1 + self.players)
-        if stop is not None:
-            self._seat, self._S, self._rng = stop
-        elif gi[0, C.GI_OVERFLOW] and self._events < (1 << 20):
+    def _replay(self) -> int:
+        """The game from its start with the script so far, to where it stops; the seat to
+        decide there (GAME_OVER if the game ended)."""
+        while True:
+            hs, hi, gi, ev, S = self._buffers()
+            rng = self._run(hs, hi, gi, ev, S)
+            if S[st.CTR_EVENTS] <= self._events or self._events >= (1 << 20):
+                break
             self._events *= 4                      # more events than room: play it again
-            self._replay()
-        else:
-            self._seat = -1
-            self._hs, self._hi, self._gi, self._ev = hs[0], hi[0], gi[0], ev[0]
+        self._hs, self._hi, self._gi, self._ev = hs[0], hi[0], gi[0], ev[0]
+        self._S, self._rng = S, rng
+        k = S.shape[0] - TAIL_WORDS
+        return int(S[k + K_SEAT]) if S[k + K_STOPPED] else GAME_OVER

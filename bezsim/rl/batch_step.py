@@ -1,0 +1,91 @@
+"""The batched environment's kernels: every game of the batch stepped in one compiled call.
+
+Each game is stepped by engine/stepping.py's ``step_game`` (the seats the agent drives are
+scripted; built-in policies in the other seats play inside the same call), then encoded
+(bezsim/rl/encode.py). A game that ends is started again at once with its next game index.
+"""
+
+import numpy as np
+
+from bezsim.engine.constants import GI_WINNER, PR_PARTNERS, PR_PLAYERS
+from bezsim.engine.jit import njit
+from bezsim.engine.state import O_ACTS
+from bezsim.engine.stepping import GAME_OVER, step_game
+from bezsim.policies.builtin import choose
+from bezsim.rl.encode import action_at, observe_into, offer_into
+
+
+@njit(error_model="numpy", cache=True)
+def _encode(S, seat, index_of, obs, mask):
+    observe_into(S, seat, obs)
+    offer_into(S, mask, index_of)
+
+
+@njit(error_model="numpy", cache=True)
+def reset_batch(params, pol_ids, pol_params, seed, games, hand_seat, hand_info, game_info,
+                events, S, rng, seat, index_of, obs, mask):
+    """Game ``games[i]`` started in slot i, up to its first decision of a driven seat.
+    Returns -1, or the first slot whose game reached none (it could not be started)."""
+    for i in range(S.shape[0]):
+        to = step_game(params, pol_ids, pol_params, seed, games[i], hand_seat[i],
+                       hand_info[i], game_info[i], events[i], S[i], rng[i], GAME_OVER, 0)
+        if to < 0:
+            return i
+        seat[i] = to
+        _encode(S[i], to, index_of[i], obs[i], mask[i])
+    return -1
+
+
+@njit(error_model="numpy", cache=True)
+def step_batch(params, pol_ids, pol_params, seed, games, stride, hand_seat, hand_info,
+               game_info, events, S, rng, seat, index_of, actions, obs, mask, reward, done,
+               final_game, final_hand_seat, final_hand_info, final_game_info):
+    """Every slot takes its action and plays on to its next decision of a driven seat; a
+    game that ends gets its rewards (+1 to the winning side's seats, -1 to the others, 0 for
+    a draw), its rows are kept in the ``final_*`` arrays and the next game (index +
+    ``stride``) begins. Returns -1, or the first slot whose action is not offered (nothing
+    is stepped then), or -2 - i when slot i could not go on (the engine stopped without a
+    decision)."""
+    n = S.shape[0]
+    for i in range(n):
+        a = actions[i]
+        if a < 0 or a >= index_of.shape[1] or index_of[i, a] < 0:
+            return i
+    players = params[PR_PLAYERS]
+    partners = params[PR_PARTNERS] != 0
+    for i in range(n):
+        for p in range(players):
+            reward[i, p] = 0.0
+        done[i] = False
+        value = np.int64(S[i, O_ACTS + index_of[i, actions[i]]])
+        to = step_game(params, pol_ids, pol_params, seed, games[i], hand_seat[i],
+                       hand_info[i], game_info[i], events[i], S[i], rng[i], seat[i], value)
+        if to == GAME_OVER:
+            done[i] = True
+            winner = game_info[i, GI_WINNER]
+            if winner >= 0:
+                for p in range(players):
+                    side = p % 2 if partners else p
+                    reward[i, p] = 1.0 if side == winner else -1.0
+            final_game[i] = games[i]
+            final_hand_seat[i] = hand_seat[i]
+            final_hand_info[i] = hand_info[i]
+            final_game_info[i] = game_info[i]
+            games[i] += stride
+            to = step_game(params, pol_ids, pol_params, seed, games[i], hand_seat[i],
+                           hand_info[i], game_info[i], events[i], S[i], rng[i], GAME_OVER, 0)
+        if to < 0:
+            return -2 - i
+        seat[i] = to
+        _encode(S[i], to, index_of[i], obs[i], mask[i])
+    return -1
+
+
+@njit(error_model="numpy", cache=True)
+def policy_batch(policy_id, pol_params, S, rng, seat, scratch, out):
+    """The action built-in policy ``policy_id`` takes at each slot's decision, drawing from
+    the deciding seat's own stream (as when it sits there); ``scratch``: a state-sized
+    buffer, so a policy that works in the state leaves the game's own untouched."""
+    for i in range(S.shape[0]):
+        scratch[:] = S[i]
+        out[i] = action_at(scratch, choose(policy_id, scratch, seat[i], pol_params, rng[i]))

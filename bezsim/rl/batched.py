@@ -1,0 +1,189 @@
+"""A batched environment: N games of one variant stepped together by one compiled call.
+
+    from bezsim.rl import batched_env
+    env = batched_env(variant="ordinary", num_envs=1024, seed=7, opponents="expert")
+    state = env.reset()
+    while training:
+        actions = agent(state["observation"], state["action_mask"])    # one per game
+        state = env.step(actions)
+
+Every array has one row per game (slot). ``reset()`` and ``step(actions)`` return a dict:
+
+* ``observation`` [N, OBSERVATION_SIZE] float32: the deciding seat's view
+  (bezsim/rl/encode.py; never another hand or the stock);
+* ``action_mask`` [N, N_ACTIONS] bool: its legal actions (the action map of
+  bezsim/rl/actions.py, as PettingZoo and OpenSpiel use);
+* ``seat`` [N] int: the seat to decide, always one the agent drives;
+* ``game`` [N] int: the game index the slot is playing;
+* after a step, ``reward`` [N, players] float32 and ``done`` [N] bool: a game that ended
+  with this step gives +1 to each seat of the winning side (the seat, or the partnership),
+  -1 to the others, 0 to all for a draw, and its slot starts its next game in the same call
+  (the observation is then the new game's first decision).
+
+``opponents``: None (the agent drives every seat), a policy spec (the agent drives seat 0,
+that policy every other seat), or one entry per seat (None for a seat the agent drives).
+Built-in engine policies only: they play inside the compiled call. Slot i plays games i,
+i + N, i + 2N, ... of ``seed``; a game is a pure function of the seed, its index and the
+agent's actions, so it is the same game whatever N, and a game stepped with the built-in
+policies' own choices (``policy_actions``) is the game ``bezsim simulate`` writes
+(tests/test_batched.py). The last game each slot finished keeps its outcome rows, as
+simulate's tables hold them, in ``final_hand_seat``, ``final_hand_info`` and
+``final_game_info`` (its index in ``final_game``); the per-game events are not kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from bezsim.engine import constants as C
+from bezsim.engine import state as st
+from bezsim.engine.script import TAIL_WORDS
+from bezsim.errors import BezsimError
+from bezsim.rl.actions import N_ACTIONS
+from bezsim.rl.encode import OBSERVATION_SIZE
+from bezsim.rules import Rules
+
+MAX_ENVS = 1 << 20
+
+
+class BatchedEnv:
+    """N games stepped together (module docstring)."""
+
+    def __init__(self, rules: Rules, num_envs: int, seed: int,
+                 opponents: str | Sequence[str | None] | None = None) -> None:
+        from bezsim.policies.builtin import SCRIPT
+        from bezsim.policies.registry import EXTERNAL, parse_policies, parse_spec, policy_params
+
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
+                or not 1 <= num_envs <= MAX_ENVS:
+            raise BezsimError(f"num_envs must be a whole number from 1 to {MAX_ENVS}, "
+                              f"got {num_envs!r}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
+                or not 0 <= seed < 2**64:
+            raise BezsimError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed!r}")
+        players = rules.players
+        if opponents is None:
+            seats: list[str | None] = [None] * players
+        elif isinstance(opponents, str):
+            seats = [None] + [opponents] * (players - 1)
+        else:
+            seats = list(opponents)
+            if len(seats) != players:
+                raise BezsimError(f"{rules.variant} has {players} seats; opponents gives "
+                                  f"{len(seats)}")
+        if all(s is not None for s in seats):
+            raise BezsimError("opponents fills every seat: leave at least one seat (None) "
+                              "for the agent")
+        specs = parse_policies([s if s is not None else "random" for s in seats], players)
+        ids = []
+        for s, spec in zip(seats, specs, strict=True):
+            info = parse_spec(spec)[0]
+            if s is not None and info.policy_id == EXTERNAL:
+                raise BezsimError(f"opponent {s!r} is not a built-in engine policy: the "
+                                  "batched environment plays only those")
+            ids.append(SCRIPT if s is None else info.policy_id)
+        self.rules = rules
+        self.num_envs = int(num_envs)
+        self.seed = int(seed)
+        self.players = players
+        self.opponents = [None if s is None else spec for s, spec in zip(seats, specs,
+                                                                          strict=True)]
+        self.driven_seats = [p for p, s in enumerate(seats) if s is None]
+        self._params = rules.params()
+        self._ids = np.array(ids, np.int64)
+        self._pp = policy_params(specs, rules.variant)
+        self._seed_u = np.uint64(self.seed)
+        n = self.num_envs
+        hand_cap = int(self._params[C.PR_HAND_CAP])
+        self.hand_seat = np.zeros((n, hand_cap, players, C.HS_SIZE), np.int32)
+        self.hand_info = np.zeros((n, hand_cap, C.HI_SIZE), np.int32)
+        self.game_info = np.zeros((n, C.GI_SIZE), np.int64)
+        self._events = np.zeros((n, 0), np.int64)
+        self._S = np.zeros((n, st.S_BASE + TAIL_WORDS), np.int32)
+        self._rng = np.zeros((n, 1 + players, 4), np.uint64)
+        self._seat = np.zeros(n, np.int64)
+        self._index_of = np.full((n, N_ACTIONS), -1, np.int8)
+        self._games = np.arange(n, dtype=np.int64)
+        self._started = False
+        # the last game each slot finished: its index and outcome rows (as simulate's)
+        self.final_game = np.full(n, -1, np.int64)
+        self.final_hand_seat = np.zeros_like(self.hand_seat)
+        self.final_hand_info = np.zeros_like(self.hand_info)
+        self.final_game_info = np.zeros_like(self.game_info)
+
+    def reset(self) -> dict[str, np.ndarray]:
+        """Slot i back to game i, at its first decision."""
+        from bezsim.rl.batch_step import reset_batch
+
+        n = self.num_envs
+        self._games[:] = np.arange(n)
+        obs, mask = self._outputs()
+        bad = reset_batch(self._params, self._ids, self._pp, self._seed_u, self._games,
+                          self.hand_seat, self.hand_info, self.game_info, self._events,
+                          self._S, self._rng, self._seat, self._index_of, obs, mask)
+        if bad >= 0:
+            raise BezsimError(f"game {int(self._games[bad])} could not be started")
+        self._started = True
+        return {"observation": obs, "action_mask": mask, "seat": self._seat.copy(),
+                "game": self._games.copy()}
+
+    def step(self, actions: Any) -> dict[str, np.ndarray]:
+        """Each slot's deciding seat takes its action (an int per slot, from the mask)."""
+        from bezsim.rl.batch_step import step_batch
+
+        if not self._started:
+            raise BezsimError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise BezsimError(f"actions must be {self.num_envs} whole numbers (one per game), "
+                              f"got an array of shape {acts.shape} and type {acts.dtype}")
+        acts = acts.astype(np.int64, copy=False)
+        obs, mask = self._outputs()
+        reward = np.zeros((self.num_envs, self.players), np.float32)
+        done = np.zeros(self.num_envs, np.bool_)
+        bad = step_batch(self._params, self._ids, self._pp, self._seed_u, self._games,
+                         self.num_envs, self.hand_seat, self.hand_info, self.game_info,
+                         self._events, self._S, self._rng, self._seat, self._index_of, acts,
+                         obs, mask, reward, done, self.final_game, self.final_hand_seat,
+                         self.final_hand_info, self.final_game_info)
+        if bad >= 0:
+            raise BezsimError(f"action {int(acts[bad])} is not legal in game slot {bad} "
+                              "(see its action_mask); no game was stepped")
+        if bad < -1:
+            raise BezsimError(f"game {int(self._games[-2 - bad])} stopped without a decision")
+        return {"observation": obs, "action_mask": mask, "seat": self._seat.copy(),
+                "game": self._games.copy(), "reward": reward, "done": done}
+
+    def policy_actions(self, spec: str) -> np.ndarray:
+        """The action built-in policy ``spec`` would take in each slot, drawn from the
+        deciding seat's own random stream as when that policy sits there: stepping with
+        them plays the game ``simulate`` plays with ``spec`` in the driven seats. A teacher
+        for imitation, or a baseline's moves."""
+        from bezsim.policies.registry import EXTERNAL, parse_policies, parse_spec, policy_params
+        from bezsim.rl.batch_step import policy_batch
+
+        if not self._started:
+            raise BezsimError("call reset() before policy_actions()")
+        specs = parse_policies([spec] * self.players, self.players)
+        info = parse_spec(specs[0])[0]
+        if info.policy_id == EXTERNAL:
+            raise BezsimError(f"{spec!r} is not a built-in engine policy")
+        out = np.zeros(self.num_envs, np.int64)
+        policy_batch(info.policy_id, policy_params(specs, self.rules.variant), self._S,
+                     self._rng, self._seat, np.empty(self._S.shape[1], np.int32), out)
+        return out
+
+    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
+        return (np.empty((self.num_envs, OBSERVATION_SIZE), np.float32),
+                np.empty((self.num_envs, N_ACTIONS), np.bool_))
+
+
+def batched_env(variant: str = "ordinary", num_envs: int = 1024, seed: int = 0,
+                opponents: str | Sequence[str | None] | None = None,
+                options: dict[str, Any] | None = None) -> BatchedEnv:
+    """``num_envs`` games of ``variant`` (with rule ``options``) stepped together; see the
+    module docstring for the arrays and ``opponents``."""
+    return BatchedEnv(Rules.make(variant, options or {}), num_envs, seed, opponents)
