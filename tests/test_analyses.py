@@ -22,7 +22,7 @@ from bezsim.report.study import compare_numbers
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = ["polish_compounds", "rubicon_rate", "leading_first", "rule_options", "policy_ladder",
-           "search_budget", "strength_convergence"]
+           "search_budget", "strength_convergence", "rl_baseline"]
 SEARCHING = ("search_budget", "strength_convergence")
 
 
@@ -78,7 +78,7 @@ def test_script_numbers_match_the_committed_quick_report(quick):
 
 
 def test_script_numbers_are_the_analysis_functions(quick):
-    name, _, root = quick
+    name, module, root = quick
     numbers = json.loads((root / "out" / f"{name}.json").read_text())
     runs = root / "runs"
     if name == "polish_compounds":
@@ -118,6 +118,14 @@ def test_script_numbers_are_the_analysis_functions(quick):
         assert r["policy_b"] == "expert"
         assert numbers["samples=32.win_rate"] == pytest.approx(
             [r["win_rate_a"], r["win_rate_low"], r["win_rate_high"]])
+    elif name == "rl_baseline":
+        from bezsim.analysis.stats import wilson
+        from bezsim.rl.baseline import Agent, evaluate
+        agent = Agent.load(runs / "agent.npz")
+        wins, losses, _ = evaluate(agent, "greedy", numbers["games"],
+                                   module.STUDY.seed * 1000 + 902)
+        assert numbers["final.vs_greedy.win_rate"] == pytest.approx(
+            list(wilson(wins, wins + losses)))
     elif name == "strength_convergence":
         rates = rubicon_stats(runs / "rubicon-learned")
         assert numbers["rubicon_rate.learned"] == pytest.approx(list(rates["rubicon"]))

@@ -116,3 +116,28 @@ def test_bad_input_is_refused_before_any_game_moves():
                             ({"opponents": "search"}, "built-in")]:
         with pytest.raises(BezsimError, match=message):
             batched_env(variant="ordinary", **{"num_envs": 2, "seed": 0, **kwargs})
+
+
+def test_the_gymnasium_vector_environment_is_the_batched_one_for_one_agent():
+    from bezsim.rl import gym_vector_env
+
+    envs = gym_vector_env(variant="rubicon", num_envs=3, seed=4, opponents=["greedy", None])
+    batched = batched_env(variant="rubicon", num_envs=3, seed=4, opponents=["greedy", None])
+    obs, info = envs.reset()
+    state = batched.reset()
+    assert envs.observation_space.contains(obs) and info["game"].tolist() == [0, 1, 2]
+    rng = np.random.default_rng(3)
+    ended = 0
+    while ended < 4:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        assert envs.action_space.contains(actions)
+        obs, reward, terminated, truncated, info = envs.step(actions)
+        state = batched.step(actions)
+        assert np.array_equal(obs["observation"], state["observation"])
+        assert np.array_equal(obs["action_mask"], state["action_mask"])
+        assert np.array_equal(reward, state["reward"][:, 1]) and not truncated.any()
+        assert np.array_equal(terminated, state["done"])
+        assert info["final_game"][terminated].tolist() == (info["game"][terminated] - 3).tolist()
+        ended += int(terminated.sum())
+    with pytest.raises(BezsimError, match="exactly one seat"):
+        gym_vector_env(variant="ordinary", num_envs=2, opponents=None)

@@ -162,3 +162,26 @@ def convergence_plot(frame: pd.DataFrame, ylabel: str, title: str,
     ax.legend(frameon=False, loc="upper right")
     ax.grid(alpha=0.3)
     return fig
+
+
+def learning_curve(series: dict[str, tuple[Sequence[int], Sequence[Estimate]]], xlabel: str,
+                   ylabel: str, title: str, scale: float = 1.0,
+                   reference: float | None = None) -> Figure:
+    """One line with its 95% band per series, against training done so far."""
+    fig, ax = new_figure()
+    colors = ["#2b6cb0", "#c05621", "#2f855a", "#6b46c1"]
+    for (label, (x, estimates)), color in zip(series.items(), colors, strict=False):
+        x = np.asarray(x)
+        value = np.array([e.value for e in estimates]) * scale
+        low = np.array([e.low for e in estimates]) * scale
+        high = np.array([e.high for e in estimates]) * scale
+        ax.fill_between(x, low, high, color=color, alpha=0.2, linewidth=0)
+        ax.plot(x, value, color=color, linewidth=1.6, marker="o", markersize=3, label=label)
+    if reference is not None:
+        ax.axhline(reference * scale, color="#444", linewidth=0.8, linestyle="--")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(frameon=False, loc="best")
+    ax.grid(alpha=0.3)
+    return fig
