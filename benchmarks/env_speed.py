@@ -1,7 +1,7 @@
 """Steps a second of the research environments, random legal actions, whole games, one thread.
 
     python benchmarks/env_speed.py [--envs pettingzoo,batched] [--variants ordinary,rubicon]
-                                   [--seconds 5] [--num-envs 1024]
+                                   [--seconds 5] [--num-envs 256]
 
 ``pettingzoo``: the AEC environment (bezsim.rl.env) with its standard wrappers, the loop of
 PettingZoo's documentation: ``last()`` (the observation and mask), a random action from the
@@ -83,7 +83,7 @@ def main() -> None:
     ap.add_argument("--envs", default="pettingzoo,batched")
     ap.add_argument("--variants", default="ordinary,rubicon")
     ap.add_argument("--seconds", type=float, default=5.0)
-    ap.add_argument("--num-envs", type=int, default=1024)
+    ap.add_argument("--num-envs", type=int, default=256)
     args = ap.parse_args()
     for name in args.envs.split(","):
         for variant in args.variants.split(","):

@@ -10,13 +10,12 @@ game's length, and a game stepped from its start to its end is the game ``play_g
 plays: the same calls, in the same order, on the same streams.
 
 ``replay_game`` plays a game from its start with a script of the decisions already taken
-(a saved game, a transcript's trace) and stops where the script runs out;
-``first_decision`` deals a game's first hand and stops at its first scripted decision.
+(a saved game, a transcript's trace) and stops where the script runs out.
 """
 
 import numpy as np
 
-from bezsim.engine.constants import GI_SIZE, PR_PLAYERS, SC_DEALER, SC_HAND
+from bezsim.engine.constants import PR_PLAYERS, SC_DEALER, SC_HAND
 from bezsim.engine.game import deal_and_play, end_game, end_hand, play_game, start_game
 from bezsim.engine.hand import next_seat
 from bezsim.engine.jit import njit
@@ -88,25 +87,3 @@ def replay_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, g
     except Exception:  # noqa: BLE001 - a scripted seat stopped it (script.stopped_seat)
         pass
     return rng
-
-
-@njit(error_model="numpy", cache=True)
-def first_decision(params, pol_ids, pol_params, seed, game, S, rng):
-    """Hand 0 of ``game`` dealt as play_game deals it (the same streams) and played to its
-    first scripted decision (OpenSpiel's states start there)."""
-    try:
-        dealer = start_game(params, seed, game, S, rng, np.zeros(GI_SIZE, np.int64))
-        deal_and_play(params, S, rng, pol_ids, pol_params, None, seed, game, 0, dealer)
-    except Exception:  # noqa: BLE001 - a scripted seat stopped it (script.stopped_seat)
-        pass
-
-
-@njit(error_model="numpy", cache=True)
-def resume_hand(params, S, rng, pol_ids, pol_params, seat, action):
-    """The hand from ``seat``'s decision with ``action`` to the next scripted decision or
-    the hand's end (OpenSpiel's one-hand states); returns the seat to decide or -1."""
-    try:
-        resume_after_decision(params, S, rng, pol_ids, pol_params, None, seat, action)
-    except Exception:  # noqa: BLE001 - a scripted seat stopped it (script.stopped_seat)
-        pass
-    return stopped_seat(S)

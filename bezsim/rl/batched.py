@@ -181,7 +181,7 @@ class BatchedEnv:
                 np.empty((self.num_envs, N_ACTIONS), np.bool_))
 
 
-def batched_env(variant: str = "ordinary", num_envs: int = 1024, seed: int = 0,
+def batched_env(variant: str = "ordinary", num_envs: int = 256, seed: int = 0,
                 opponents: str | Sequence[str | None] | None = None,
                 options: dict[str, Any] | None = None) -> BatchedEnv:
     """``num_envs`` games of ``variant`` (with rule ``options``) stepped together; see the
