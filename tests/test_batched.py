@@ -27,7 +27,7 @@ def finished_games(env, lineup: list[str | None], wanted: int) -> dict[int, tupl
         actions = np.zeros(env.num_envs, np.int64)
         for seat in env.driven_seats:
             mine = state["seat"] == seat
-            actions[mine] = env.policy_actions(lineup[seat])[mine]
+            actions[mine] = env.policy_actions(lineup[seat], where=mine)[mine]
         state = env.step(actions)
         for i in np.flatnonzero(state["done"]):
             out[int(env.final_game[i])] = (env.final_hand_seat[i].copy(),
@@ -38,9 +38,13 @@ def finished_games(env, lineup: list[str | None], wanted: int) -> dict[int, tupl
 
 @pytest.mark.parametrize("variant, options, lineup, opponents", [
     ("ordinary", {"target": 400}, ["expert", "random"], [None, "random"]),
-    ("rubicon", {}, ["greedy", "expert"], None),
+    ("three_handed", {"target": 300}, ["random", "greedy", "expert"], [None, "greedy", None]),
+    ("four_handed", {"target": 300}, ["greedy", "expert", "random", "heuristic"],
+     ["greedy", None, "random", None]),
     ("four_handed_partners", {"target": 300}, ["heuristic", "random", "expert", "greedy"],
      [None, "random", None, "greedy"]),
+    ("polish", {"target": 400}, ["expert", "learned"], None),
+    ("rubicon", {}, ["greedy", "expert"], None),
     ("six_pack", {}, ["random", "learned"], ["random", None]),
 ])
 def test_stepped_games_are_the_simulated_games_whatever_the_slots(variant, options, lineup,
@@ -110,6 +114,9 @@ def test_bad_input_is_refused_before_any_game_moves():
     assert np.array_equal(env.step(good)["game"], [0, 1, 2])       # nothing had moved
     with pytest.raises(BezsimError, match="3 whole numbers"):
         env.step([0, 1])
+    with pytest.raises(BezsimError, match="3 booleans"):
+        env.policy_actions("random", where=[True, False])
+    assert env.policy_actions("greedy", where=np.array([True, False, True]))[1] == -1
     for kwargs, message in [({"num_envs": 0}, "num_envs"), ({"seed": -1}, "seed"),
                             ({"opponents": ["random", "random"]}, "every seat"),
                             ({"opponents": ["random"]}, "2 seats"),

@@ -127,3 +127,11 @@ def test_openspiel_ismcts_plays_a_hand():
         assert action in state.legal_actions()
         state.apply_action(action)
     assert sum(state.returns()) == 0
+
+
+def test_hands_beyond_the_games_longest_are_the_whole_game_and_negative_is_refused():
+    assert pyspiel.load_game("python_bezique", {"variant": "rubicon", "hands": 3}
+                             ).max_game_length() == pyspiel.load_game(
+        "python_bezique", {"variant": "rubicon", "hands": 0}).max_game_length()
+    with pytest.raises(ValueError, match="hands must be 0"):
+        pyspiel.load_game("python_bezique", {"variant": "ordinary", "hands": -1})

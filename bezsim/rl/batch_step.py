@@ -38,14 +38,16 @@ def reset_batch(params, pol_ids, pol_params, seed, games, hand_seat, hand_info, 
 
 @njit(error_model="numpy", cache=True)
 def step_batch(params, pol_ids, pol_params, seed, games, stride, hand_seat, hand_info,
-               game_info, events, S, rng, seat, index_of, actions, obs, mask, reward, done,
-               final_game, final_hand_seat, final_hand_info, final_game_info):
+               game_info, events, S, rng, seat, index_of, proposed, actions, obs, mask, reward,
+               done, final_game, final_hand_seat, final_hand_info, final_game_info):
     """Every slot takes its action and plays on to its next decision of a driven seat; a
     game that ends gets its rewards (+1 to the winning side's seats, -1 to the others, 0 for
     a draw), its rows are kept in the ``final_*`` arrays and the next game (index +
-    ``stride``) begins. Returns -1, or the first slot whose action is not offered (nothing
-    is stepped then), or -2 - i when slot i could not go on (the engine stopped without a
-    decision)."""
+    ``stride``) begins. An action is played by its face's first offered copy, or by the
+    copy a built-in policy chose when it is the action ``proposed`` (policy_batch) for the
+    slot: copies of a face may differ (one declared, one not). Returns -1, or the first slot
+    whose action is not offered (nothing is stepped then), or -2 - i when slot i could not
+    go on (the engine stopped without a decision)."""
     n = S.shape[0]
     for i in range(n):
         a = actions[i]
@@ -57,7 +59,11 @@ def step_batch(params, pol_ids, pol_params, seed, games, stride, hand_seat, hand
         for p in range(players):
             reward[i, p] = 0.0
         done[i] = False
-        value = np.int64(S[i, O_ACTS + index_of[i, actions[i]]])
+        k = index_of[i, actions[i]]
+        if proposed[i, 0] == actions[i]:
+            k = proposed[i, 1]
+        proposed[i, 0] = -1
+        value = np.int64(S[i, O_ACTS + k])
         to = step_game(params, pol_ids, pol_params, seed, games[i], hand_seat[i],
                        hand_info[i], game_info[i], events[i], S[i], rng[i], seat[i], value)
         if to == GAME_OVER:
@@ -82,10 +88,18 @@ def step_batch(params, pol_ids, pol_params, seed, games, stride, hand_seat, hand
 
 
 @njit(error_model="numpy", cache=True)
-def policy_batch(policy_id, pol_params, S, rng, seat, scratch, out):
-    """The action built-in policy ``policy_id`` takes at each slot's decision, drawing from
-    the deciding seat's own stream (as when it sits there); ``scratch``: a state-sized
-    buffer, so a policy that works in the state leaves the game's own untouched."""
+def policy_batch(policy_id, pol_params, S, rng, seat, asked, scratch, proposed, out):
+    """The action built-in policy ``policy_id`` takes at the decision of each slot
+    ``asked``, drawing from the deciding seat's own stream (as when it sits there), -1 for
+    the others; each is kept in ``proposed`` with the offer's index the policy chose (the
+    very copy, for step_batch). ``scratch``: a state-sized buffer, so a policy that works
+    in the state leaves the game's own untouched."""
     for i in range(S.shape[0]):
+        if not asked[i]:
+            out[i] = -1
+            continue
         scratch[:] = S[i]
-        out[i] = action_at(scratch, choose(policy_id, scratch, seat[i], pol_params, rng[i]))
+        index = choose(policy_id, scratch, seat[i], pol_params, rng[i])
+        out[i] = action_at(S[i], index)         # the offer as it was: a policy may reuse it
+        proposed[i, 0] = out[i]
+        proposed[i, 1] = index

@@ -106,6 +106,7 @@ class BatchedEnv:
         self._rng = np.zeros((n, 1 + players, 4), np.uint64)
         self._seat = np.zeros(n, np.int64)
         self._index_of = np.full((n, N_ACTIONS), -1, np.int8)
+        self._proposed = np.full((n, 2), -1, np.int64)     # policy_actions: action, index
         self._games = np.arange(n, dtype=np.int64)
         self._started = False
         # the last game each slot finished: its index and outcome rows (as simulate's)
@@ -120,6 +121,7 @@ class BatchedEnv:
 
         n = self.num_envs
         self._games[:] = np.arange(n)
+        self._proposed[:] = -1
         obs, mask = self._outputs()
         bad = reset_batch(self._params, self._ids, self._pp, self._seed_u, self._games,
                           self.hand_seat, self.hand_info, self.game_info, self._events,
@@ -146,9 +148,9 @@ class BatchedEnv:
         done = np.zeros(self.num_envs, np.bool_)
         bad = step_batch(self._params, self._ids, self._pp, self._seed_u, self._games,
                          self.num_envs, self.hand_seat, self.hand_info, self.game_info,
-                         self._events, self._S, self._rng, self._seat, self._index_of, acts,
-                         obs, mask, reward, done, self.final_game, self.final_hand_seat,
-                         self.final_hand_info, self.final_game_info)
+                         self._events, self._S, self._rng, self._seat, self._index_of,
+                         self._proposed, acts, obs, mask, reward, done, self.final_game,
+                         self.final_hand_seat, self.final_hand_info, self.final_game_info)
         if bad >= 0:
             raise BezsimError(f"action {int(acts[bad])} is not legal in game slot {bad} "
                               "(see its action_mask); no game was stepped")
@@ -157,11 +159,15 @@ class BatchedEnv:
         return {"observation": obs, "action_mask": mask, "seat": self._seat.copy(),
                 "game": self._games.copy(), "reward": reward, "done": done}
 
-    def policy_actions(self, spec: str) -> np.ndarray:
-        """The action built-in policy ``spec`` would take in each slot, drawn from the
-        deciding seat's own random stream as when that policy sits there: stepping with
-        them plays the game ``simulate`` plays with ``spec`` in the driven seats. A teacher
-        for imitation, or a baseline's moves."""
+    def policy_actions(self, spec: str, where: Any = None) -> np.ndarray:
+        """The action built-in policy ``spec`` would take in each slot (or in the slots
+        where the bool array ``where`` is true; -1 in the others), drawn from the deciding
+        seat's own random stream as when that policy sits there: stepping with them plays
+        the game ``simulate`` plays with ``spec`` in those seats (taking a proposed action
+        plays the very copy of the card the policy chose; any other action plays its face's
+        first offered copy). A teacher for imitation, or a baseline's moves. Ask only for
+        the slots whose seat ``spec`` plays: a policy that draws moves its seat's stream
+        on."""
         from bezsim.policies.registry import EXTERNAL, parse_policies, parse_spec, policy_params
         from bezsim.rl.batch_step import policy_batch
 
@@ -171,9 +177,13 @@ class BatchedEnv:
         info = parse_spec(specs[0])[0]
         if info.policy_id == EXTERNAL:
             raise BezsimError(f"{spec!r} is not a built-in engine policy")
+        asked = np.ones(self.num_envs, np.bool_) if where is None else np.asarray(where)
+        if asked.shape != (self.num_envs,) or asked.dtype != np.bool_:
+            raise BezsimError(f"where must be {self.num_envs} booleans (one per game)")
         out = np.zeros(self.num_envs, np.int64)
         policy_batch(info.policy_id, policy_params(specs, self.rules.variant), self._S,
-                     self._rng, self._seat, np.empty(self._S.shape[1], np.int32), out)
+                     self._rng, self._seat, asked, np.empty(self._S.shape[1], np.int32),
+                     self._proposed, out)
         return out
 
     def _outputs(self) -> tuple[np.ndarray, np.ndarray]:

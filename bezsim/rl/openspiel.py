@@ -73,14 +73,13 @@ class BeziqueGame(pyspiel.Game):
         hands = int(params.get("hands", 1))
         rules = Rules.make(variant)
         cap = int(rules.params()[C.PR_HAND_CAP])
-        if not 0 <= hands <= cap:
-            raise ValueError(f"hands must be 0 (the whole game) to {cap} in {variant}, "
-                             f"not {hands}")
+        if hands < 0:
+            raise ValueError(f"hands must be 0 (the whole game) or more, not {hands}")
         self.rules = rules
         self.players = rules.players
-        self.hands = hands
+        self.hands = hands if hands < cap else 0      # as many as a game holds: all of it
         self.seed = int(params.get("seed", 0))
-        length = (hands or cap) * decisions_per_hand(rules)
+        length = (self.hands or cap) * decisions_per_hand(rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=N_ACTIONS, max_chance_outcomes=DEALS,
             num_players=self.players, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
