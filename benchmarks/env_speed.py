@@ -1,16 +1,16 @@
 """Steps a second of the research environments, random legal actions, whole games, one thread.
 
     python benchmarks/env_speed.py [--envs pettingzoo,batched] [--variants ordinary,rubicon]
-                                   [--seconds 5] [--num-envs 256]
+                                   [--seconds 5] [--num-envs 256] [--threads 1]
 
 ``pettingzoo``: the AEC environment (bezsim.rl.env) with its standard wrappers, the loop of
 PettingZoo's documentation: ``last()`` (the observation and mask), a random action from the
 mask, ``step``; a new game (``reset``) when one ends. ``batched``: bezsim.rl.batched_env with
 ``--num-envs`` games, every seat open, a random legal action for each game chosen from the
 masks by numpy (the largest of random bytes over the legal actions); observations and
-masks are made at every step. Each figure is steps (one
-decision of one game) a second, after a warm-up; pin the process to one core (``taskset -c
-0``) to measure one core.
+masks are made at every step; ``--threads`` steps blocks of games on threads. Each figure is
+steps (one decision of one game) a second, after a warm-up; pin the process to one core
+(``taskset -c 0``) to measure one core.
 """
 
 from __future__ import annotations
@@ -51,10 +51,10 @@ def pettingzoo_rate(variant: str, seconds: float) -> dict:
             "steps_per_second": round(steps / elapsed)}
 
 
-def batched_rate(variant: str, seconds: float, num_envs: int) -> dict:
+def batched_rate(variant: str, seconds: float, num_envs: int, threads: int) -> dict:
     from bezsim.rl import batched_env
 
-    env = batched_env(variant=variant, num_envs=num_envs, seed=0)
+    env = batched_env(variant=variant, num_envs=num_envs, seed=0, threads=threads)
     rng = np.random.default_rng(0)
     state = env.reset()
 
@@ -74,7 +74,9 @@ def batched_rate(variant: str, seconds: float, num_envs: int) -> dict:
         games += int(state["done"].sum())
         calls += 1
     elapsed = time.perf_counter() - start
-    return {"env": "batched", "variant": variant, "num_envs": num_envs, "calls": calls,
+    env.close()
+    return {"env": "batched", "variant": variant, "num_envs": num_envs, "threads": threads,
+            "calls": calls,
             "games": games, "steps": steps, "steps_per_second": round(steps / elapsed)}
 
 
@@ -84,13 +86,14 @@ def main() -> None:
     ap.add_argument("--variants", default="ordinary,rubicon")
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--num-envs", type=int, default=256)
+    ap.add_argument("--threads", type=int, default=1, help="the batched environment's")
     args = ap.parse_args()
     for name in args.envs.split(","):
         for variant in args.variants.split(","):
             if name == "pettingzoo":
                 row = pettingzoo_rate(variant, args.seconds)
             else:
-                row = batched_rate(variant, args.seconds, args.num_envs)
+                row = batched_rate(variant, args.seconds, args.num_envs, args.threads)
             print(json.dumps(row), flush=True)
 
 

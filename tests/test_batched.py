@@ -120,7 +120,7 @@ def test_bad_input_is_refused_before_any_game_moves():
     for kwargs, message in [({"num_envs": 0}, "num_envs"), ({"seed": -1}, "seed"),
                             ({"opponents": ["random", "random"]}, "every seat"),
                             ({"opponents": ["random"]}, "2 seats"),
-                            ({"opponents": "search"}, "built-in")]:
+                            ({"opponents": "search"}, "built-in"), ({"threads": 0}, "threads")]:
         with pytest.raises(BezsimError, match=message):
             batched_env(variant="ordinary", **{"num_envs": 2, "seed": 0, **kwargs})
 
@@ -148,3 +148,19 @@ def test_the_gymnasium_vector_environment_is_the_batched_one_for_one_agent():
         ended += int(terminated.sum())
     with pytest.raises(BezsimError, match="exactly one seat"):
         gym_vector_env(variant="ordinary", num_envs=2, opponents=None)
+
+
+def test_threads_step_the_same_games():
+    """Blocks of slots on two threads give the arrays one thread gives, step for step."""
+    envs = [batched_env(variant="polish", num_envs=7, seed=12, opponents=[None, "expert"],
+                        threads=t) for t in (1, 2)]
+    assert [e.threads for e in envs] == [1, 2]
+    states = [e.reset() for e in envs]
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        assert all(np.array_equal(states[0][k], states[1][k]) for k in states[0])
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in states[0]["action_mask"]])
+        states = [e.step(actions) for e in envs]
+    assert np.array_equal(envs[0].final_game_info, envs[1].final_game_info)
+    for e in envs:
+        e.close()

@@ -3,6 +3,7 @@
 Each game is stepped by engine/stepping.py's ``step_game`` (the seats the agent drives are
 scripted; built-in policies in the other seats play inside the same call), then encoded
 (bezsim/rl/encode.py). A game that ends is started again at once with its next game index.
+The kernels release the GIL, so the environment can step blocks of slots on threads.
 """
 
 import numpy as np
@@ -21,7 +22,7 @@ def _encode(S, seat, index_of, obs, mask):
     offer_into(S, mask, index_of)
 
 
-@njit(error_model="numpy", cache=True)
+@njit(error_model="numpy", cache=True, nogil=True)
 def reset_batch(params, pol_ids, pol_params, seed, games, hand_seat, hand_info, game_info,
                 events, S, rng, seat, index_of, obs, mask):
     """Game ``games[i]`` started in slot i, up to its first decision of a driven seat.
@@ -36,7 +37,7 @@ def reset_batch(params, pol_ids, pol_params, seed, games, hand_seat, hand_info, 
     return -1
 
 
-@njit(error_model="numpy", cache=True)
+@njit(error_model="numpy", cache=True, nogil=True)
 def step_batch(params, pol_ids, pol_params, seed, games, stride, hand_seat, hand_info,
                game_info, events, S, rng, seat, index_of, proposed, actions, obs, mask, reward,
                done, final_game, final_hand_seat, final_hand_info, final_game_info):
