@@ -37,6 +37,16 @@ def reset_batch(params, pol_ids, pol_params, seed, games, hand_seat, hand_info, 
     return -1
 
 
+@njit(error_model="numpy", cache=True)
+def first_illegal(index_of, actions):
+    """The first slot whose action is not offered, or -1."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= index_of.shape[1] or index_of[i, a] < 0:
+            return i
+    return -1
+
+
 @njit(error_model="numpy", cache=True, nogil=True)
 def step_batch(params, pol_ids, pol_params, seed, games, stride, hand_seat, hand_info,
                game_info, events, S, rng, seat, index_of, proposed, actions, obs, mask, reward,
@@ -50,10 +60,9 @@ def step_batch(params, pol_ids, pol_params, seed, games, stride, hand_seat, hand
     whose action is not offered (nothing is stepped then), or -2 - i when slot i could not
     go on (the engine stopped without a decision)."""
     n = S.shape[0]
-    for i in range(n):
-        a = actions[i]
-        if a < 0 or a >= index_of.shape[1] or index_of[i, a] < 0:
-            return i
+    bad = first_illegal(index_of, actions)
+    if bad >= 0:
+        return bad
     players = params[PR_PLAYERS]
     partners = params[PR_PARTNERS] != 0
     for i in range(n):

@@ -148,7 +148,7 @@ class BatchedEnv:
 
     def step(self, actions: Any) -> dict[str, np.ndarray]:
         """Each slot's deciding seat takes its action (an int per slot, from the mask)."""
-        from bezsim.rl.batch_step import step_batch
+        from bezsim.rl.batch_step import first_illegal, step_batch
 
         if not self._started:
             raise BezsimError("call reset() before step()")
@@ -157,11 +157,8 @@ class BatchedEnv:
             raise BezsimError(f"actions must be {self.num_envs} whole numbers (one per game), "
                               f"got an array of shape {acts.shape} and type {acts.dtype}")
         acts = acts.astype(np.int64, copy=False)
-        inside = (acts >= 0) & (acts < N_ACTIONS)
-        offered = inside & (self._index_of[np.arange(self.num_envs),
-                                           np.where(inside, acts, 0)] >= 0)
-        if not offered.all():
-            bad = int(np.flatnonzero(~offered)[0])
+        bad = first_illegal(self._index_of, acts)
+        if bad >= 0:
             raise BezsimError(f"action {int(acts[bad])} is not legal in game slot {bad} "
                               "(see its action_mask); no game was stepped")
         obs, mask = self._outputs()
@@ -169,17 +166,17 @@ class BatchedEnv:
         done = np.zeros(self.num_envs, np.bool_)
 
         def block(lo: int, up: int) -> int:
-            bad = step_batch(self._params, self._ids, self._pp, self._seed_u,
-                             self._games[lo:up], self.num_envs, self.hand_seat[lo:up],
-                             self.hand_info[lo:up], self.game_info[lo:up],
-                             self._events[lo:up], self._S[lo:up], self._rng[lo:up],
-                             self._seat[lo:up], self._index_of[lo:up], self._proposed[lo:up],
-                             acts[lo:up], obs[lo:up], mask[lo:up], reward[lo:up],
-                             done[lo:up], self.final_game[lo:up], self.final_hand_seat[lo:up],
-                             self.final_hand_info[lo:up], self.final_game_info[lo:up])
+            part = slice(lo, up)
+            bad = step_batch(*self._step_args(part, acts[part], obs[part], mask[part],
+                                              reward[part], done[part]))
             return -1 if bad == -1 else lo + (-2 - bad)   # the slot that could not go on
 
-        for stuck in self._in_blocks(block):
+        if self.threads == 1:              # the arrays themselves: no views to make
+            bad = step_batch(*self._step_args(None, acts, obs, mask, reward, done))
+            stuck_slots = [-1 if bad == -1 else -2 - bad]
+        else:
+            stuck_slots = self._in_blocks(block)
+        for stuck in stuck_slots:
             if stuck >= 0:
                 raise BezsimError(f"game {int(self._games[stuck])} stopped without a "
                                   "decision")
@@ -212,6 +209,19 @@ class BatchedEnv:
                      self._rng, self._seat, asked, np.empty(self._S.shape[1], np.int32),
                      self._proposed, out)
         return out
+
+    def _step_args(self, part: slice | None, *outputs: np.ndarray) -> tuple:
+        """step_batch's arguments for the slots ``part`` (None: all of them)."""
+        slots = (self._games, self.hand_seat, self.hand_info, self.game_info, self._events,
+                 self._S, self._rng, self._seat, self._index_of, self._proposed)
+        finals = (self.final_game, self.final_hand_seat, self.final_hand_info,
+                  self.final_game_info)
+        if part is not None:
+            slots = tuple(a[part] for a in slots)
+            finals = tuple(a[part] for a in finals)
+        games, hs, hi, gi, ev, S, rng, seat, index_of, proposed = slots
+        return (self._params, self._ids, self._pp, self._seed_u, games, self.num_envs, hs, hi,
+                gi, ev, S, rng, seat, index_of, proposed, *outputs, *finals)
 
     def _in_blocks(self, block) -> list[int]:
         """``block(lo, up)`` over the slots' blocks, on the environment's threads."""
