@@ -56,13 +56,10 @@ def step_batch(params, pol_ids, pol_params, seed, games, stride, hand_seat, hand
     a draw), its rows are kept in the ``final_*`` arrays and the next game (index +
     ``stride``) begins. An action is played by its face's first offered copy, or by the
     copy a built-in policy chose when it is the action ``proposed`` (policy_batch) for the
-    slot: copies of a face may differ (one declared, one not). Returns -1, or the first slot
-    whose action is not offered (nothing is stepped then), or -2 - i when slot i could not
-    go on (the engine stopped without a decision)."""
+    slot: copies of a face may differ (one declared, one not). Every action must be offered
+    (first_illegal: the caller checks before any slot moves). Returns -1, or the first slot
+    that could not go on (the engine stopped without a decision)."""
     n = S.shape[0]
-    bad = first_illegal(index_of, actions)
-    if bad >= 0:
-        return bad
     players = params[PR_PLAYERS]
     partners = params[PR_PARTNERS] != 0
     for i in range(n):
@@ -91,7 +88,7 @@ def step_batch(params, pol_ids, pol_params, seed, games, stride, hand_seat, hand
             to = step_game(params, pol_ids, pol_params, seed, games[i], hand_seat[i],
                            hand_info[i], game_info[i], events[i], S[i], rng[i], GAME_OVER, 0)
         if to < 0:
-            return -2 - i
+            return i
         seat[i] = to
         _encode(S[i], to, index_of[i], obs[i], mask[i])
     return -1

@@ -169,11 +169,10 @@ class BatchedEnv:
             part = slice(lo, up)
             bad = step_batch(*self._step_args(part, acts[part], obs[part], mask[part],
                                               reward[part], done[part]))
-            return -1 if bad == -1 else lo + (-2 - bad)   # the slot that could not go on
+            return bad if bad < 0 else lo + bad
 
         if self.threads == 1:              # the arrays themselves: no views to make
-            bad = step_batch(*self._step_args(None, acts, obs, mask, reward, done))
-            stuck_slots = [-1 if bad == -1 else -2 - bad]
+            stuck_slots = [step_batch(*self._step_args(None, acts, obs, mask, reward, done))]
         else:
             stuck_slots = self._in_blocks(block)
         for stuck in stuck_slots:
