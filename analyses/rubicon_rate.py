@@ -26,7 +26,7 @@ from bezsim.analysis import plots
 from bezsim.analysis.combinations import combination_table
 from bezsim.analysis.convergence import convergence
 from bezsim.analysis.exact import carte_blanche_probability
-from bezsim.analysis.rubicon import rubicon_stats
+from bezsim.analysis.rubicon_figures import rubicon_stats
 from bezsim.analysis.scores import per_game, score_summary
 from bezsim.analysis.stats import Estimate, mean_ci, rate_difference, wilson
 from bezsim.report.document import (

@@ -26,8 +26,8 @@ import time
 from bezsim.analysis import plots
 from bezsim.analysis.stats import Estimate
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
-from bezsim.policies.registry import SEARCH_CARDS_HEURISTIC
+from bezsim.engine_api.games import run_games
+from bezsim.policy_specs.registry import SEARCH_CARDS_HEURISTIC
 from bezsim.report.document import Bullets, Document, Figure, Table, est, pct, signed
 from bezsim.report.study import Context, Study
 from bezsim.rules import Rules

@@ -28,7 +28,7 @@ CHILD = """
 import hashlib, json, sys, time
 import numpy as np
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
 from bezsim.rules import Rules
 variant, hands, threads, policy = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 rules = Rules.make(variant)

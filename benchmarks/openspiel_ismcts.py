@@ -23,7 +23,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 import bezsim.openspiel  # noqa: F401  (registers python_bezique)
 from bezsim.analysis.stats import wilson
 from bezsim.policies.builtin import EXPERT, choose
-from bezsim.policies.registry import policy_params
+from bezsim.policy_specs.registry import policy_params
 
 
 class ExpertBot(pyspiel.Bot):

@@ -28,7 +28,7 @@ from collections.abc import Callable
 import numpy as np
 
 from bezsim.policies.expert import BASE_WEIGHTS
-from bezsim.policies.registry import BUILTINS
+from bezsim.policy_specs.registry import BUILTINS
 from bezsim.rules import Rules
 from bezsim.tune import TuneSetup, candidate, fitness, spec_of, start_values
 

@@ -68,7 +68,7 @@ def play(variant: str, hands: int, policy: str = "random") -> None:
 
     from bezsim.engine import state as st
     from bezsim.engine.hand import play_hand
-    from bezsim.policies.registry import parse_policies, policy_params
+    from bezsim.policy_specs.registry import parse_policies, policy_params
     from bezsim.rules import Rules
 
     @njit
@@ -86,7 +86,7 @@ def play(variant: str, hands: int, policy: str = "random") -> None:
     rng = np.arange(4 * (1 + players), dtype=np.uint64).reshape(1 + players, 4) + 1
     specs = parse_policies([policy] * players, players)
     pp = policy_params(specs, variant)           # the built-in's row, at the variant's defaults
-    from bezsim.policies.registry import POLICY_IDS, parse_spec
+    from bezsim.policy_specs.registry import POLICY_IDS, parse_spec
     ids = np.full(players, POLICY_IDS[parse_spec(specs[0])[0].name], np.int64)
     loop(params, S, rng, ids, pp, 100)
     print(f"perf map: {write_perf_map([loop])} functions, code in /tmp/bezsim-jit-{os.getpid()}; "

@@ -22,8 +22,8 @@ import json
 import time
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
-from bezsim.policies.registry import SEARCH_CARDS_HEURISTIC, split_specs
+from bezsim.engine_api.games import run_games
+from bezsim.policy_specs.registry import SEARCH_CARDS_HEURISTIC, split_specs
 from bezsim.rules import Rules
 
 

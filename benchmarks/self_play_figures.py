@@ -23,7 +23,7 @@ import numpy as np
 
 from bezsim.analysis.stats import mean_ci, wilson
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
 from bezsim.rules import Rules
 
 SOURCES = {

@@ -175,7 +175,7 @@ def check_chunk(variant: str, policies: tuple[str, ...], seed: int, game_start: 
     on. ``tracer`` (default ``trace_one``) is the seam the tests use to feed the checker a
     broken trace; ``options`` are rule options over the preset, as (name, value) pairs."""
     from bezsim.engine import constants as C
-    from bezsim.engine.api import trace_one
+    from bezsim.engine_api.games import trace_one
     from bezsim.referee import Game, Violation
 
     tracer = tracer or trace_one
@@ -218,7 +218,7 @@ def replay_differences(rules, policies: tuple[str, ...], seed: int, game_start: 
     rows of each traced game that passed the checker equal those the batch engine writes for
     the same games; only the rows a game uses are compared. (game, difference) per game."""
 
-    from bezsim.engine import api
+    from bezsim.engine_api import games as api
     from bezsim.referee import batch_difference
 
     batch = api.run_games(rules, list(policies), seed, game_start, games, parallel=False)

@@ -10,7 +10,7 @@ cache with the run kernels of its policies, as a simulate would, and times the r
 alone). Each run is one fresh process with its own output, timed from start to exit: an
 upper bound on the time to the first game or screen. The cold run uses a temporary
 NUMBA_CACHE_DIR, so the cache you normally use is left alone. One JSON line per run. The
-compile estimates that commands say (bezsim/engine/compiling.py) come from these figures.
+compile estimates that commands say (bezsim/engine_api/compiling.py) come from these figures.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a decision costs through the step API (bezsim/step/game.py).
+"""What a decision costs through the step API (bezsim/step/step_game.py).
 
     python benchmarks/step_cost.py [--variants ordinary,rubicon] [--games 20]
                                    [--drivers open,random,expert]
@@ -21,7 +21,7 @@ import statistics
 import time
 
 from bezsim.rules import Rules
-from bezsim.step.game import StepGame
+from bezsim.step.step_game import StepGame
 
 
 def timed_game(rules: Rules, policies: list, seed: int, game: int,

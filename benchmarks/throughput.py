@@ -26,7 +26,7 @@ import time
 import numba
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
 from bezsim.rules import Rules
 from bezsim.running.simulation import run_simulation
 
@@ -34,7 +34,7 @@ PURE_PYTHON_SNIPPET = """
 import json, sys, time, warnings
 warnings.simplefilter("ignore")   # numpy warns on the uint64 wrap-around the RNG relies on
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
 from bezsim.rules import Rules
 games, policies, variant = int(sys.argv[1]), sys.argv[2].split(","), sys.argv[3]
 t = time.perf_counter()

@@ -30,7 +30,7 @@ import time
 import numba
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
 from bezsim.io.schema import TABLE_NAMES
 from bezsim.io.shards import shard_metadata, write_shard_table
 from bezsim.io.tables import batch_table

@@ -97,7 +97,7 @@ def _make_rules(variant: str, options: tuple[str, ...], players: int | None = No
 
 
 def _parse_policies(text: str, players: int, overrides: tuple[str, ...] = ()) -> list[str]:
-    from bezsim.policies.registry import parse_policies
+    from bezsim.policy_specs.registry import parse_policies
 
     return parse_policies(text, players, overrides)
 
@@ -116,7 +116,7 @@ def _complete_variant(ctx, param, incomplete: str) -> list[str]:
 
 def _complete_policies(ctx, param, incomplete: str) -> list[str]:
     """Shell completion of the last name of a --policies comma list."""
-    from bezsim.policies.registry import POLICY_NAMES
+    from bezsim.policy_specs.registry import POLICY_NAMES
 
     done, _, last = incomplete.rpartition(",")
     head = f"{done}," if done else ""
@@ -211,7 +211,7 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
              resume_dir: str | None, dask: str | None) -> None:
     """Play seeded games and store them as Parquet tables (rerun, or --resume DIR, to
     finish an interrupted run)."""
-    from bezsim.engine.compiling import compiles_said
+    from bezsim.engine_api.compiling import compiles_said
     from bezsim.running.simulation import check_run, run_simulation
 
     drawn = False
@@ -337,10 +337,10 @@ def replay(variant: str, players: int | None, options: tuple[str, ...], policies
     """Print a readable transcript of one seeded game, or of a game played with
     'bezsim play'. Hands and tricks are numbered from 1, as 'bezsim play' shows them (the
     tables' hand ids count from 0)."""
-    from bezsim.engine.compiling import compiles_said
+    from bezsim.engine_api.compiling import compiles_said
 
     if saved is not None:
-        from bezsim.step.game import StepGame, read_saved
+        from bezsim.step.step_game import StepGame, read_saved
 
         bots = [p for p in read_saved(saved).policies if p is not None]
         with compiles_said(_step_needs(bots)):
@@ -387,8 +387,8 @@ _GAME_DEFINING = ("variant", "options", "against", "seed", "seat")
 def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: str,
          seed: int | None, seat: int, hint: str, save: str | None, load: str | None) -> None:
     """Play a game against the bots at the terminal, or continue one (--load FILE)."""
-    from bezsim.engine.compiling import compiles_said
-    from bezsim.policies.registry import parse_spec
+    from bezsim.engine_api.compiling import compiles_said
+    from bezsim.policy_specs.registry import parse_spec
     from bezsim.step.play import continue_terminal, play_terminal
 
     if load is not None:
@@ -401,7 +401,7 @@ def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: st
             raise click.UsageError(f"{flag} cannot be combined with --load: the saved game "
                                    "fixes it")
         parse_spec(hint)
-        from bezsim.step.game import read_saved
+        from bezsim.step.step_game import read_saved
 
         bots = [p for p in read_saved(load).policies if p is not None]
         with compiles_said(_step_needs([*bots, hint])):
@@ -421,7 +421,7 @@ def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: st
 def _step_needs(specs: list[str]) -> list[tuple[str, list[str]]]:
     """What a game driven step by step compiles: the replay with every built-in, and the
     search (or a plug-in) where a seat or the hint plays one."""
-    from bezsim.engine.compiling import kernel_set
+    from bezsim.engine_api.compiling import kernel_set
 
     return [("step", [])] + [("run", [spec]) for spec in specs
                              if kernel_set([spec]) == "external"]
@@ -453,7 +453,7 @@ def explain(file: str, as_json: bool, evaluate: bool, deals: int, seed: int) -> 
     """Explain a position file (FILE '-' reads it from standard input): the legal moves,
     the declarations with their points, the scores; with --evaluate, what each card is
     worth."""
-    from bezsim.engine.compiling import compiles_said
+    from bezsim.engine_api.compiling import compiles_said
     from bezsim.position import explain as explain_position
     from bezsim.position import format_explanation, load_position
 
@@ -490,7 +490,7 @@ def compounds(run_dir: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def rubicon(run_dir: str, as_json: bool) -> None:
     """Rubicon rate, carte blanche, triple/quadruple bezique and settlement, with 95% intervals."""
-    from bezsim.analysis.rubicon import format_stats, rubicon_stats
+    from bezsim.analysis.rubicon_figures import format_stats, rubicon_stats
 
     _echo_stats(run_dir, rubicon_stats(run_dir), format_stats, as_json)
 
@@ -542,7 +542,7 @@ def _echo_stats(run_dir: str, stats: dict[str, Any], formatter, as_json: bool) -
 @click.option("--json", "as_json", is_flag=True, help="Print the policies as JSON.")
 def policies_command(as_json: bool) -> None:
     """List the built-in policies and their parameters (with defaults)."""
-    from bezsim.policies.registry import describe, describe_data
+    from bezsim.policy_specs.registry import describe, describe_data
 
     if as_json:
         click.echo(json.dumps(describe_data(), indent=2, ensure_ascii=False,
@@ -575,8 +575,8 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
                as_json: bool) -> None:
     """Round robin of policies on duplicate deals: win rate, margin and points per hand."""
     from bezsim import tournament as tour
-    from bezsim.engine.api import check_threads
-    from bezsim.engine.compiling import compiles_said
+    from bezsim.engine_api.compiling import compiles_said
+    from bezsim.engine_api.games import check_threads
     from bezsim.io.writable import check_writable_dir, write_or_keep
 
     rules = _make_rules(variant, options)
@@ -644,10 +644,10 @@ def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
     """Tune a policy's parameters with CMA-ES on duplicate deals; writes best.json, a
     parameters file for --policies @best.json."""
     from bezsim import tune as tuning
-    from bezsim.engine.api import check_threads
-    from bezsim.engine.compiling import compiles_said
+    from bezsim.engine_api.compiling import compiles_said
+    from bezsim.engine_api.games import check_threads
     from bezsim.io.writable import check_writable_dir
-    from bezsim.policies.registry import parse_spec, split_specs
+    from bezsim.policy_specs.registry import parse_spec, split_specs
 
     rules = _make_rules(variant, options)
     start = _start_spec(policy)
@@ -724,9 +724,9 @@ def learn(variant: str, start: str, rounds: int, games: int, deals: int, horizon
     writes model.json, a parameters file for --policies @model.json."""
     import numba
 
-    from bezsim.engine.api import check_threads
+    from bezsim.engine_api.games import check_threads
     from bezsim.io.writable import check_writable_dir
-    from bezsim.policies.registry import parse_spec
+    from bezsim.policy_specs.registry import parse_spec
 
     rules = _make_rules(variant, ())
     start_spec = _start_spec(start)
@@ -788,7 +788,7 @@ def _learn_params(names: str | None) -> tuple[str, ...]:
 
 def _start_spec(policy: str) -> str:
     """The tuned policy's starting point as a spec (a parameters file is read now)."""
-    from bezsim.policies.registry import canonical, parse_spec
+    from bezsim.policy_specs.registry import canonical, parse_spec
 
     info, values = parse_spec(policy)
     return canonical(info, values)

@@ -23,9 +23,9 @@ from collections import defaultdict
 
 from bezsim.cards import card_name, rank_of, suit_name, suit_of
 from bezsim.engine import constants as C
-from bezsim.engine.api import trace_one
+from bezsim.engine_api.games import trace_one
 from bezsim.errors import BezsimError
-from bezsim.policies.registry import parse_policies
+from bezsim.policy_specs.registry import parse_policies
 from bezsim.rules import Rules
 
 INDENT = "  "
@@ -48,7 +48,7 @@ def transcript(rules: Rules, policies: list[str], seed: int, game: int) -> str:
 def transcript_of(rules: Rules, names: list[str], seed: int, game: int, batch, trace,
                   unfinished: str = "") -> str:
     """The transcript of a traced game (``transcript``, or a game played step by step:
-    bezsim/step/game.py), ``names`` naming the seats. A game left unfinished has no ``batch``:
+    bezsim/step/step_game.py), ``names`` naming the seats. A game left unfinished has no ``batch``:
     its trace so far, then the line ``unfinished`` where the result would be."""
     policies = names
     rows = [tuple(int(v) for v in row) for row in trace]

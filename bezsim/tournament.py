@@ -41,11 +41,11 @@ import pandas as pd
 
 from bezsim import __version__
 from bezsim.analysis.stats import mean_ci, wilson
-from bezsim.engine import api
 from bezsim.engine import constants as C
+from bezsim.engine_api import games as api
+from bezsim.engine_api.plugin_faults import run_games_checked
 from bezsim.errors import BezsimError
 from bezsim.rules import Rules, variant_of
-from bezsim.running.faults import run_games_checked
 from bezsim.running.simulation import load_kernels_announced
 
 MAX_SEED = 2**63 - 1
@@ -97,7 +97,7 @@ def split_policies(text: str, keep_empty: bool = False) -> list[str]:
 
 def check_policies(policies: str | Sequence[str]) -> list[str]:
     """Validate and canonicalise the policies; a tournament needs two distinct ones."""
-    from bezsim.policies.registry import parse_policies
+    from bezsim.policy_specs.registry import parse_policies
 
     if isinstance(policies, str):
         items = split_policies(policies, keep_empty=True)
@@ -195,7 +195,7 @@ def add_batch(totals: PairTotals, batch: api.GameBatch, roles: Sequence[int],
 def play_pair(rules: Rules, a: str, b: str, games: int, seed: int, threads: int | None = None,
               advance=lambda n: None) -> PairTotals:
     """Play every seating of (a, b) on game indices 0..games-1; sums from a's side."""
-    from bezsim.policies.policy_set import resolve_policies
+    from bezsim.policy_specs.policy_set import resolve_policies
     from bezsim.running.shard_work import COMPUTE_CHUNK
 
     one_hand_game = bool(rules.params()[C.PR_ONE_HAND_GAME])
@@ -312,7 +312,7 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 def describe_run(rules: Rules, policies: Sequence[str], games: int, seed: int) -> dict[str, Any]:
     """The run description stored beside the table (and in its Parquet metadata)."""
     from bezsim.io.manifest import library_versions
-    from bezsim.policies.registry import resolved_values
+    from bezsim.policy_specs.registry import resolved_values
 
     return {
         "command": "tournament",

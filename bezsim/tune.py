@@ -35,7 +35,7 @@ from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
 from bezsim.io.atomic import write_atomically
 from bezsim.io.writable import KeptElsewhere, check_writable_dir, write_or_keep
-from bezsim.policies.registry import (
+from bezsim.policy_specs.registry import (
     PolicyError,
     canonical,
     parse_policies,

@@ -32,7 +32,7 @@ SPECS: dict[str, tuple[str, int]] = {
 
 def make_sample(variant: str, out: Path) -> Path:
     """Simulate the sample of ``variant`` into ``out`` (replacing what is there)."""
-    from bezsim.policies.registry import parse_policies
+    from bezsim.policy_specs.registry import parse_policies
     from bezsim.rules import Rules
     from bezsim.running.simulation import run_simulation
 

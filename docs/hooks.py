@@ -3,7 +3,7 @@
 - ``tables.md``: the columns of the three Parquet tables, from ``bezsim.io.schema`` (types
   and nullability from the Arrow schemas, meanings from ``COLUMN_DESCRIPTIONS``);
 - ``policies.md``: every built-in policy's parameters and expert's tuned defaults per preset,
-  from ``bezsim.policies.registry.describe_data`` (what ``bezsim policies --json`` prints);
+  from ``bezsim.policy_specs.registry.describe_data`` (what ``bezsim policies --json`` prints);
 - ``options.md``: every variant's rule options, from ``bezsim.rules`` (what ``bezsim options``
   prints);
 - ``studies/``: the committed strategy reports of ``analyses/`` (``analyses/README.md`` and
@@ -88,7 +88,7 @@ def _number(value: object) -> str:
 
 
 def policies_block() -> str:
-    from bezsim.policies.registry import describe_data
+    from bezsim.policy_specs.registry import describe_data
 
     out = []
     for policy in describe_data():

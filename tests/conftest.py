@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from read_only_helpers import read_only_copy, read_only_dir  # noqa: F401  (fixtures)
 
-from bezsim.engine import api
 from bezsim.engine import constants as C
+from bezsim.engine_api import games as api
 from bezsim.errors import BezsimError
 
 PLAYERS = 2
@@ -120,7 +120,7 @@ class FakeEngine:
 
 
 def _fake_registry() -> types.ModuleType:
-    module = types.ModuleType("bezsim.policies.registry")
+    module = types.ModuleType("bezsim.policy_specs.registry")
     module.POLICY_NAMES = ("random", "greedy")
 
     def parse_policies(text: str, players: int, overrides=()) -> list[str]:
@@ -144,7 +144,7 @@ def _fake_registry() -> types.ModuleType:
 
 def _fake_policy_set(registry: types.ModuleType) -> types.ModuleType:
     """Policies "resolved" by the fake registry: the fake engine takes the names as they are."""
-    module = types.ModuleType("bezsim.policies.policy_set")
+    module = types.ModuleType("bezsim.policy_specs.policy_set")
     module.PolicySet = tuple
     module.resolve_policies = lambda policies, rules: registry.parse_policies(
         policies if isinstance(policies, str) else list(policies), rules.players)
@@ -162,7 +162,7 @@ def _fake_policy_set(registry: types.ModuleType) -> types.ModuleType:
 EXTERNAL_MODULES = ("test_search.py", "test_user_policies.py")
 WARM_PLAIN_ENGINE = """
 import sys
-from bezsim.engine.api import run_games, trace_one
+from bezsim.engine_api.games import run_games, trace_one
 from bezsim.rules import Rules
 rules = Rules.make("ordinary")
 policies = [sys.argv[1]]
@@ -202,8 +202,8 @@ def fake_engine(monkeypatch) -> FakeEngine:
     monkeypatch.setattr(api, "run_games", engine, raising=False)
     monkeypatch.setattr(api, "load_kernels", engine.load_kernels, raising=False)
     registry = _fake_registry()
-    monkeypatch.setitem(sys.modules, "bezsim.policies.registry", registry)
-    monkeypatch.setitem(sys.modules, "bezsim.policies.policy_set", _fake_policy_set(registry))
+    monkeypatch.setitem(sys.modules, "bezsim.policy_specs.registry", registry)
+    monkeypatch.setitem(sys.modules, "bezsim.policy_specs.policy_set", _fake_policy_set(registry))
     return engine
 
 

@@ -81,8 +81,8 @@ class Snapshot:
 
 def _record_all(variant: str, options: dict, policies: tuple, seed: int, games: tuple):
     import bezsim.engine.decisions as decisions
-    from bezsim.engine import api
-    from bezsim.engine.api import run_games
+    from bezsim.engine_api import games as api
+    from bezsim.engine_api.games import run_games
     from bezsim.rules import Rules
 
     rules = Rules.make(variant, options)

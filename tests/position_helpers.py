@@ -7,11 +7,11 @@ import numpy as np
 from bezsim import cards
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.engine.api import unpack_events
 from bezsim.engine.hand import play_card
 from bezsim.engine.offers import legal_declarations as engine_legal_declarations
 from bezsim.engine.pending import pending_announce, pending_index, pending_remove
 from bezsim.engine.scoring import score_combination
+from bezsim.engine_api.games import unpack_events
 from bezsim.position import (
     build_state,
     history_names,

@@ -13,7 +13,7 @@ from nested_approx import assert_close
 
 from bezsim.analysis import compare_runs, load_run
 from bezsim.analysis.compounds import compound_stats
-from bezsim.analysis.rubicon import rubicon_stats
+from bezsim.analysis.rubicon_figures import rubicon_stats
 from bezsim.analysis.scores import per_game
 from bezsim.analysis.seats import lead_value
 from bezsim.analysis.stats import paired_difference

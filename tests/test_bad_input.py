@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from bezsim import cli
-from bezsim.engine import api
+from bezsim.engine_api import games as api
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "data" / "samples"

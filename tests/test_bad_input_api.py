@@ -22,12 +22,12 @@ from hypothesis import strategies as st
 from bezsim import tournament as T
 from bezsim.analysis import load
 from bezsim.analysis.compounds import compound_stats
-from bezsim.analysis.rubicon import rubicon_stats
+from bezsim.analysis.rubicon_figures import rubicon_stats
 from bezsim.analysis.seats import seat_stats
-from bezsim.engine import api
+from bezsim.engine_api import games as api
 from bezsim.errors import BezsimError
 from bezsim.io.reader import read_run, read_table
-from bezsim.policies.registry import parse_policies
+from bezsim.policy_specs.registry import parse_policies
 from bezsim.replay import transcript
 from bezsim.rules import VARIANTS, Rules, RulesError, option_choices, option_names
 from bezsim.running.simulation import run_simulation

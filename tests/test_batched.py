@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
+from bezsim.env_kernels.observation import OBSERVATION_SIZE
 from bezsim.errors import BezsimError
 from bezsim.rl import N_ACTIONS, batched_env
-from bezsim.rl.encode import OBSERVATION_SIZE
 from bezsim.rules import Rules
 
 pytestmark = pytest.mark.xdist_group("batched")

@@ -13,8 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from bezsim import cli
-from bezsim.engine import api, compiling
-from bezsim.engine.compiling import (
+from bezsim.engine_api import compiling
+from bezsim.engine_api import games as api
+from bezsim.engine_api.compiling import (
     announce_compiles,
     compile_estimate,
     compile_message,
@@ -78,7 +79,7 @@ def test_nothing_is_said_when_nothing_compiles():
 
 CACHED_KERNEL = textwrap.dedent("""
     import numba, sys
-    from bezsim.engine.compiling import announce_compiles
+    from bezsim.engine_api.compiling import announce_compiles
 
     @numba.njit(cache=True)
     def kernel(x):
@@ -192,7 +193,7 @@ def test_the_cache_is_read_as_numba_reads_it(tmp_path):
     api.load_kernels(Rules.make("ordinary"), ["random", "random"])
     assert compiling.entry_cached("run", "plain")
     empty = subprocess.run(
-        [sys.executable, "-c", "from bezsim.engine.compiling import entry_cached as c; "
+        [sys.executable, "-c", "from bezsim.engine_api.compiling import entry_cached as c; "
          "print([c(e, s) for e in ('run', 'trace') for s in ('plain', 'expert', 'external')]"
          " + [c('step', ''), c('position', '')])"],
         capture_output=True, text=True, check=True,

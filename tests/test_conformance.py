@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games, trace_one
+from bezsim.engine_api.games import run_games, trace_one
 from bezsim.referee import (
     OPTION_SETS,
     POLISH_OPTION_SETS,

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games, unpack_events
+from bezsim.engine_api.games import run_games, unpack_events
 from bezsim.errors import BezsimError
-from bezsim.policies.policy_set import resolve_policies
+from bezsim.policy_specs.policy_set import resolve_policies
 from bezsim.rules import Rules
 
 RULES = Rules.make()
@@ -20,7 +20,7 @@ RULES = Rules.make()
 PURE_PYTHON = """
 import json, sys, warnings
 warnings.simplefilter("ignore")
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
 from bezsim.rules import Rules
 b = run_games(Rules.make(), sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]),
               int(sys.argv[4]), parallel=False)
@@ -144,7 +144,7 @@ def test_bad_arguments_are_user_errors():
 def test_games_that_outgrow_the_event_rows_are_rerun_whole(monkeypatch):
     """A game with more events than the first guess is replayed alone with room enough:
     the result equals a run that had room from the start."""
-    import bezsim.engine.api as api
+    import bezsim.engine_api.games as api
 
     monkeypatch.setattr(api, "_SEEN", {})
     roomy = run_games(RULES, ["greedy", "random"], 21, 0, 30)
@@ -165,7 +165,7 @@ def test_rows_sized_from_earlier_games_give_the_same_games(monkeypatch, variant)
     """After a first batch, rows are sized from what games needed (api._SEEN); a game longer
     than that is rerun alone with wider rows, so the batch equals one that had the rule
     bound's room from the start."""
-    import bezsim.engine.api as api
+    import bezsim.engine_api.games as api
 
     rules = Rules.make(variant)
     pols = ["random", "greedy", "heuristic", "random"][:rules.players]
@@ -283,9 +283,9 @@ def test_picking_several_copies_at_once_equals_successive_picks():
 def _play_in(S, rules, policies, seed, game):
     """One game played by the engine's per-game kernel in the state buffer S (as run_serial
     does for each game of a block); returns its outcome arrays."""
-    from bezsim.engine import api
-    from bezsim.engine.game import play_game
+    from bezsim.engine.game_loop import play_game
     from bezsim.engine.state import reset_game
+    from bezsim.engine_api import games as api
 
     params = rules.params()
     players = int(params[C.PR_PLAYERS])

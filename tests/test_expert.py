@@ -9,7 +9,7 @@ from bezsim.engine import state as st
 from bezsim.engine.offers import legal_declarations
 from bezsim.engine.tricks import legal_plays
 from bezsim.policies.builtin import EXPERT, GREEDY, HEURISTIC, choose
-from bezsim.policies.registry import policy_params
+from bezsim.policy_specs.registry import policy_params
 from bezsim.position import build_state, parse_position
 
 # the planner's weights, given so that no tuning of the defaults moves these positions:

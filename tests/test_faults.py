@@ -369,7 +369,7 @@ def test_a_fault_is_named_in_its_first_game_even_when_that_game_also_outgrew_its
     """The engine sizes a game's event rows from the games it played before in the process;
     a game that both broke the contract and ran out of rows is still the faulty one (the
     fault is not overwritten by the overflow flag), whatever ran earlier."""
-    from bezsim.engine import api
+    from bezsim.engine_api import games as api
 
     monkeypatch.syspath_prepend(str(TESTS))
     monkeypatch.setattr(api, "_capacities", lambda params, hand_cap: (hand_cap, 4))

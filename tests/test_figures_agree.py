@@ -27,7 +27,7 @@ from click.testing import CliRunner
 from bezsim.analysis import combination_table, compare_runs, load_run, policy_comparison
 from bezsim.analysis.combinations import COMBINATION_KINDS
 from bezsim.analysis.compounds import compound_stats, compounds_per_hand
-from bezsim.analysis.rubicon import rubicon_stats
+from bezsim.analysis.rubicon_figures import rubicon_stats
 from bezsim.analysis.scores import score_summary
 from bezsim.analysis.seats import lead_value, seat_stats
 from bezsim.analysis.stats import Estimate, format_ci, mean_ci, wilson

@@ -31,8 +31,8 @@ from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.engine.external import EXTERNAL
 from bezsim.policies.builtin import FIRST_ACTION, LAST_ACTION, choose
-from bezsim.policies.registry import POLICY_IDS, parse_policies, policy_params
 from bezsim.policies.search import search_decision
+from bezsim.policy_specs.registry import POLICY_IDS, parse_policies, policy_params
 
 PERTURBATIONS = 2          # hidden re-deals per decision point
 SCRIPTED = {"first_action": FIRST_ACTION, "last_action": LAST_ACTION}
@@ -343,9 +343,9 @@ def test_playouts_replay_the_real_hand(snapshots):
     streams and the action the real policy took finishes the hand exactly as the real game
     did: the same points for every seat. Search's play-outs therefore play the real rules
     from wherever a seat decides."""
-    from bezsim.engine.api import run_games
     from bezsim.engine.decisions import decide
     from bezsim.engine.resume import resume_after_decision
+    from bezsim.engine_api.games import run_games
     from bezsim.rules import Rules
 
     cases = {name: (variant, options, policies, seed) for name, variant, options, policies,

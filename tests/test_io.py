@@ -12,7 +12,7 @@ import pytest
 from conftest import pack_event
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import GameBatch
+from bezsim.engine_api.games import GameBatch
 from bezsim.errors import BezsimError
 from bezsim.io import manifest as mf
 from bezsim.io import shards

@@ -11,9 +11,9 @@ import pytest
 
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
 from bezsim.policies.learned.weights import FEATURE_NAMES, FEATURES, WEIGHTS
-from bezsim.policies.registry import policy_params
+from bezsim.policy_specs.registry import policy_params
 from bezsim.rules import VARIANTS, Rules
 
 NEUTRAL = "learned(" + ",".join(f"{w.name}={w.default:g}" for w in WEIGHTS) + ")"
@@ -55,7 +55,7 @@ def test_learned_row_carries_expert_weights_for_the_preset():
     learned sets its own (the shipped Rubicon set does: 0); at -1 it is expert's."""
     from bezsim.policies.expert.weights import E_ENDGAME
     from bezsim.policies.learned.weights import EXPERT_COLUMN, OWN_ENDGAME
-    from bezsim.policies.registry import expert_row
+    from bezsim.policy_specs.registry import expert_row
 
     for variant in ("ordinary", "rubicon"):
         want = expert_row(variant)
@@ -130,7 +130,7 @@ def test_learn_writes_the_same_model_for_the_same_seed(tmp_path):
 @LEARNED_GROUP
 def test_a_model_file_is_a_policy(tmp_path):
     """model.json is accepted wherever a policy is: --policies @model.json."""
-    from bezsim.policies.registry import parse_policies
+    from bezsim.policy_specs.registry import parse_policies
 
     path = tmp_path / "model.json"
     path.write_text(json.dumps({"spec": NEUTRAL.replace("trump=0", "trump=2")}))

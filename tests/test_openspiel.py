@@ -11,10 +11,10 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import bezsim.openspiel  # noqa: F401
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
+from bezsim.env_kernels.observation import OBSERVATION_SIZE, observe_into
 from bezsim.policies.builtin import EXPERT, choose
-from bezsim.policies.registry import policy_params
-from bezsim.rl.encode import OBSERVATION_SIZE, observe_into
+from bezsim.policy_specs.registry import policy_params
 from bezsim.rules import Rules
 
 VARIANTS = ["ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
@@ -31,7 +31,7 @@ def test_openspiel_random_simulation_test_passes(variant, hands):
 
 def test_the_tensors_are_the_documented_vector_and_follow_the_information_state():
     """Equal information-state strings give equal tensors; the tensor is the seat's
-    observation vector (274 values, bezsim/rl/encode.py), the same for both tensors."""
+    observation vector (274 values, env_kernels/observation.py), the same for both tensors."""
     game = pyspiel.load_game("python_bezique", {"variant": "four_handed_partners",
                                                 "hands": 2, "seed": 9})
     assert game.information_state_tensor_shape() == [OBSERVATION_SIZE]

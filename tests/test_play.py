@@ -18,8 +18,8 @@ from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.replay import kind_label
 from bezsim.rules import Rules
-from bezsim.step.game import StepGame
 from bezsim.step.play import continue_terminal, ordered, play_terminal
+from bezsim.step.step_game import StepGame
 
 SUITS = "♠♥♦♣"
 

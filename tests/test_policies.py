@@ -8,11 +8,11 @@ import pytest
 
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.engine.api import run_games
 from bezsim.engine.offers import legal_declarations
 from bezsim.engine.tricks import legal_plays
+from bezsim.engine_api.games import run_games
 from bezsim.policies.builtin import GREEDY, RANDOM, choose
-from bezsim.policies.registry import PolicyError, parse_policies
+from bezsim.policy_specs.registry import PolicyError, parse_policies
 from bezsim.position import build_state, parse_position
 from bezsim.rules import Rules
 
@@ -94,10 +94,10 @@ def test_parse_policies():
         parse_policies("random,random,greedy", 2)
 
 
-# --- policy specs and parameters (bezsim.policies.registry) ----------------------------------
+# --- policy specs and parameters (bezsim.policy_specs.registry) ----------------------------------
 
 def test_policy_specs_are_canonical():
-    from bezsim.policies.registry import parse_policies
+    from bezsim.policy_specs.registry import parse_policies
 
     assert parse_policies("greedy( stage2_win_margin = 8.0 ),random", 2) == [
         "greedy(stage2_win_margin=8)", "random"]
@@ -122,7 +122,7 @@ def test_policy_specs_are_canonical():
     ("random", ("smart.x=2",), "unknown policy 'smart'"),
 ])
 def test_bad_policy_specs_are_one_line_errors(text, overrides, message):
-    from bezsim.policies.registry import parse_policies
+    from bezsim.policy_specs.registry import parse_policies
 
     with pytest.raises(PolicyError, match=re.escape(message)):
         parse_policies(text, 2, overrides)
@@ -131,7 +131,7 @@ def test_bad_policy_specs_are_one_line_errors(text, overrides, message):
 def test_policy_params_reach_the_engine():
     """The parameter row is what the kernels read: a different greedy margin changes play,
     the default written out does not (same spec, same games)."""
-    from bezsim.policies.registry import N_POLICY_PARAMS, policy_params
+    from bezsim.policy_specs.registry import N_POLICY_PARAMS, policy_params
 
     rows = policy_params(["greedy(stage2_win_margin=8)", "random"])
     assert rows.shape == (2, N_POLICY_PARAMS) and rows[0, :2].tolist() == [3.0, 8.0]
@@ -169,7 +169,7 @@ def test_the_policies_command_shows_what_each_preset_plays():
     from click.testing import CliRunner
 
     from bezsim.cli import cli
-    from bezsim.policies.registry import BUILTINS, _number, policy_params
+    from bezsim.policy_specs.registry import BUILTINS, _number, policy_params
     from bezsim.rules import VARIANTS
 
     text = CliRunner().invoke(cli, ["policies"]).stdout.splitlines()

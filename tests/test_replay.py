@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from bezsim import cli
 from bezsim.cards import suit_name
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games, trace_one
+from bezsim.engine_api.games import run_games, trace_one
 from bezsim.errors import BezsimError
 from bezsim.replay import cards_text, header, transcript
 from bezsim.rules import Rules

@@ -12,7 +12,7 @@ from nested_approx import assert_close
 
 from bezsim.analysis import combination_table, policy_comparison, sample_path, sample_run
 from bezsim.analysis.compounds import compound_stats
-from bezsim.analysis.rubicon import rubicon_stats
+from bezsim.analysis.rubicon_figures import rubicon_stats
 from bezsim.analysis.scores import score_summary
 from bezsim.analysis.seats import lead_value, seat_stats
 from bezsim.cli import cli

@@ -11,7 +11,7 @@ import pytest
 from pettingzoo.test import api_test
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
 from bezsim.rl import N_ACTIONS, STOP, action_of, env, raw_env
 from bezsim.rules import Rules
 

@@ -26,12 +26,12 @@ from bezsim import cards
 from bezsim.cli import cli
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.engine.api import run_games, trace_one, unpack_events
 from bezsim.engine.hand import deal, play_card, team_declare
 from bezsim.engine.offers import legal_declarations as engine_legal_declarations
 from bezsim.engine.rng import PURPOSE_DEAL, seed_stream
 from bezsim.engine.scoring import score_combination
 from bezsim.engine.tricks import winning_index
+from bezsim.engine_api.games import run_games, trace_one, unpack_events
 from bezsim.policies.builtin import FIRST_ACTION, LAST_ACTION
 from bezsim.position import (
     PositionError,

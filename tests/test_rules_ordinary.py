@@ -20,8 +20,8 @@ from bezsim.cards import card_id
 from bezsim.cli import cli
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.engine.api import trace_one
 from bezsim.engine.tricks import beats, winning_index
+from bezsim.engine_api.games import trace_one
 from bezsim.position import (
     PositionError,
     explain,

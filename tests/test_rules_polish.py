@@ -21,8 +21,8 @@ from bezsim import cards
 from bezsim.cli import cli
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.engine.api import trace_one
 from bezsim.engine.open_cards import open_cards_trick
+from bezsim.engine_api.games import trace_one
 from bezsim.policies.builtin import FIRST_ACTION, LAST_ACTION
 from bezsim.position import (
     PositionError,

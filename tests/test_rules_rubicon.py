@@ -31,9 +31,9 @@ from bezsim.analysis.exact import carte_blanche_probability
 from bezsim.cli import cli
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.engine.api import run_games, trace_one, unpack_events
 from bezsim.engine.pending import pending_announce
 from bezsim.engine.settlement import settle
+from bezsim.engine_api.games import run_games, trace_one, unpack_events
 from bezsim.io.tables import batch_to_tables
 from bezsim.position import (
     PositionError,

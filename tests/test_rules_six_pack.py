@@ -15,8 +15,8 @@ from position_helpers import Table, decl_cards, decls
 
 from bezsim import cards
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games, trace_one, unpack_events
 from bezsim.engine.settlement import settle
+from bezsim.engine_api.games import run_games, trace_one, unpack_events
 from bezsim.io.tables import batch_to_tables
 from bezsim.position import PositionError, parse_position
 from bezsim.rules import Rules, RulesError

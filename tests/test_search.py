@@ -10,11 +10,11 @@ import pytest
 from bezsim.cards import parse_card
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.engine.api import run_games
 from bezsim.engine.tricks import legal_plays
+from bezsim.engine_api.games import run_games
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
-from bezsim.policies.registry import parse_policies, policy_params
 from bezsim.policies.search import search_decision
+from bezsim.policy_specs.registry import parse_policies, policy_params
 from bezsim.rules import Rules
 
 
@@ -193,7 +193,7 @@ def test_search_decides_declarations_by_their_play_outs(declaring_points):
     margin, with learned play-outs (the default) and with expert's. Checked on
     declaring
     decisions of every variant against play-outs made here, action by action."""
-    from bezsim.policies.registry import policy_params
+    from bezsim.policy_specs.registry import policy_params
 
     checked, differ = 0, 0
     for k, snap in enumerate(declaring_points[::2]):
@@ -214,7 +214,7 @@ def test_cards_only_search_leaves_declarations_to_expert(declaring_points):
     """every=0 (card plays only): a declaring decision is the base policy's, here expert
     (rollout=3, whose row search carries), whatever the play-outs say."""
     from bezsim.policies.builtin import EXPERT, choose
-    from bezsim.policies.registry import policy_params
+    from bezsim.policy_specs.registry import policy_params
 
     for snap in declaring_points[::4]:
         spec = "search(every=0,rollout=3,samples=2,z=0,prior=-1000000000)"
@@ -289,7 +289,7 @@ def test_a_run_records_the_values_search_plays_with():
     """search's defaults may change and its play-outs use expert's tuned set, so
     a run records both (registry.resolved_values, the manifest's identity): a run made with
     other defaults is not resumed as the same run. The old games stay reachable by name."""
-    from bezsim.policies.registry import SEARCH_CARDS_HEURISTIC, resolved_values, tuned_defaults
+    from bezsim.policy_specs.registry import SEARCH_CARDS_HEURISTIC, resolved_values, tuned_defaults
 
     values = resolved_values(["search", "search(rollout=3)", f"search({SEARCH_CARDS_HEURISTIC})"],
                              "rubicon")
@@ -309,8 +309,8 @@ def test_the_tree_plays_expert_below_the_tree_whatever_the_rollout(variant):
     the expert rows learned carries, the same as search(rollout=3) gives it but for
     learned's own ``endgame`` (the shipped Rubicon set's 0)."""
     from bezsim.policies.expert.weights import E_ENDGAME
-    from bezsim.policies.registry import tuned_defaults
     from bezsim.policies.search import playout_seats, tree_rows
+    from bezsim.policy_specs.registry import tuned_defaults
 
     weights = np.array(DEFAULT_WEIGHTS, np.float64)
     rows = {}

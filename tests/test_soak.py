@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games, trace_one
+from bezsim.engine_api.games import run_games, trace_one
 from bezsim.rules import VARIANTS, Rules
 
 SOAK_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
@@ -124,7 +124,7 @@ def test_chunk_counts_an_exception_as_a_violation():
 def test_chunk_counts_a_replay_that_differs_from_the_batch(monkeypatch):
     """Replay = batch: a batch engine that wrote another stake for game 6 than the traced
     game is a violation of game 6."""
-    from bezsim.engine import api
+    from bezsim.engine_api import games as api
 
     real = api.run_games
 

@@ -1,4 +1,4 @@
-"""The step API (bezsim/step/game.py): a game driven one decision at a time is exactly the game
+"""The step API (bezsim/step/step_game.py): a game driven one decision at a time is exactly the game
 the engine plays in one call, in every preset; what a seat is shown is its own view."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
 from bezsim.errors import BezsimError
 from bezsim.rules import Rules
-from bezsim.step.game import StepGame
+from bezsim.step.step_game import StepGame
 
 # (variant, options, the lineup simulate plays, the seats left open and driven by play_with)
 CASES = [

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from bezsim import cli
 from bezsim import tournament as T
 from bezsim.analysis.stats import mean_ci, wilson
-from bezsim.engine import api
 from bezsim.engine import constants as C
+from bezsim.engine_api import games as api
 from bezsim.rules import Rules
 
 ALIAS = "random_alias"    # plays exactly as random: a policy against itself
@@ -23,8 +23,8 @@ ALIAS = "random_alias"    # plays exactly as random: a policy against itself
 @pytest.fixture
 def alias(monkeypatch):
     """Register ALIAS as a second name of ``random`` (the registry refuses a name twice)."""
-    from bezsim.engine import compiling
-    from bezsim.policies import policy_set, registry
+    from bezsim.engine_api import compiling
+    from bezsim.policy_specs import policy_set, registry
 
     parse, run, load = registry.parse_policies, api.run_games, api.load_kernels
     message = compiling.compile_message

@@ -7,7 +7,7 @@ import pytest
 
 from bezsim import tune as tuning
 from bezsim.cli import main
-from bezsim.policies.registry import parse_policies, parse_spec
+from bezsim.policy_specs.registry import parse_policies, parse_spec
 from bezsim.rules import Rules
 
 # a deliberately bad expert: values no combination, never wins a trick to declare, hoards
@@ -94,7 +94,7 @@ def test_a_run_made_with_other_expert_defaults_is_not_resumed(tmp_path, monkeypa
     """Plain ``expert`` means the shipped tuned set: a run directory made under another set
     is a different run, never resumed into a mix of two players under one name."""
     from bezsim.errors import BezsimError
-    from bezsim.policies import registry
+    from bezsim.policy_specs import registry
     from bezsim.running.simulation import run_simulation
 
     rules = Rules.make("ordinary")

@@ -144,8 +144,8 @@ def test_a_game_whose_save_fails_at_the_end_is_kept_elsewhere(tmp_path, monkeypa
     """The disk refuses the save once the game is left: the game goes to a new folder, and
     the error says how to continue it from there."""
     from bezsim.rules import Rules
-    from bezsim.step.game import StepGame
     from bezsim.step.play import play_terminal
+    from bezsim.step.step_game import StepGame
 
     target = tmp_path / "g.json"
     real = StepGame.save
@@ -271,8 +271,8 @@ def test_a_continued_game_whose_save_fails_leaves_the_file_it_came_from(tmp_path
 
     import bezsim.io.atomic
     from bezsim.rules import Rules
-    from bezsim.step.game import StepGame
     from bezsim.step.play import continue_terminal, play_terminal
+    from bezsim.step.step_game import StepGame
 
     path = tmp_path / "g.json"
     first = iter(["1", "q"])

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games
+from bezsim.engine_api.games import run_games
 from bezsim.errors import BezsimError
 from bezsim.rules import Rules
 

@@ -7,8 +7,8 @@ from bezsim.engine.cache import _PACKAGE, kernel_sources
 from bezsim.policies import builtin, heuristic, search_params
 from bezsim.policies.expert import weights as expert_weights
 from bezsim.policies.learned import weights as learned_weights
-from bezsim.policies.registry import BUILTINS, _tuned_table, policy_params, tuned_defaults
 from bezsim.policies.weight import Weight, defaults, index
+from bezsim.policy_specs.registry import BUILTINS, _tuned_table, policy_params, tuned_defaults
 
 DECLARED = {"greedy": builtin.GREEDY_WEIGHTS, "heuristic": heuristic.WEIGHTS,
             "expert": expert_weights.WEIGHTS, "search": search_params.WEIGHTS,
@@ -58,5 +58,6 @@ def test_a_declaration_refuses_duplicate_names_and_defaults_out_of_range():
 def test_the_kernel_cache_key_covers_policy_subpackages():
     names = {p.relative_to(_PACKAGE).as_posix() for p in kernel_sources()}
     assert {"policies/expert/policy.py", "policies/expert/weights.py",
-            "engine/settlement.py", "policies/weight.py"} <= names
-    assert not names & {"engine/api.py", "engine/compiling.py", "policies/registry.py"}
+            "engine/settlement.py", "policies/weight.py", "env_kernels/observation.py"} <= names
+    assert not names & {"engine_api/games.py", "engine_api/compiling.py",
+                        "policy_specs/registry.py"}

@@ -35,7 +35,7 @@ def out_of_range(S, seat, params, rng):
 @njit(cache=True)
 def raises(S, seat, params, rng):
     """Breaks the contract by raising (a numba C callback cannot pass it on:
-    bezsim/running/faults.py)."""
+    bezsim/engine_api/plugin_faults.py)."""
     raise ValueError("this policy always fails")
 
 

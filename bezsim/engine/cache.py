@@ -1,12 +1,17 @@
 """Where the compiled kernels are cached.
 
 Numba's on-disk cache checks only the source file of each compiled function, so a kernel
-cached in game.py would keep stale copies of functions from hand.py or offers.py after those
-change. So the cache lives in a directory named by a hash of every kernel source (the engine
-and the policies, their subpackages included): a change to any of them starts a fresh cache,
-and a process still running older sources writes only to the older directory (dropping a
-shared cache on change was not enough: such a process could save stale kernels into it
-afterwards).
+cached in game_loop.py would keep stale copies of functions from hand.py or offers.py after
+those change. So the cache lives in a directory named by a hash of every kernel source: a
+change to any of them starts a fresh cache, and a process still running older sources writes
+only to the older directory (dropping a shared cache on change was not enough: such a process
+could save stale kernels into it afterwards).
+
+The kernel sources are whole folders, ``KERNEL_FOLDERS``: every module in them, subfolders
+included, counts (a module of declarations, such as a policy's weights, fixes the constants
+its kernels compile with), and nothing compiled lives anywhere else (tests/test_layers.py
+checks both). The Python front doors (bezsim/engine_api, bezsim/policy_specs) sit outside,
+so editing them keeps the compiled cache.
 """
 
 
@@ -19,24 +24,14 @@ import tempfile
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-_KERNEL_DIRS = (_PACKAGE / "engine", _PACKAGE / "policies")   # subpackages included
-# kernels outside those folders (the compiled pass from outcome arrays to columns)
-_KERNEL_FILES = (_PACKAGE / "io" / "flatten.py",)
-# Python wrappers: no kernel and no constant a kernel reads (checked: no kernel module imports
-# them), so editing their validation does not throw away every compiled kernel. By path under
-# bezsim/: any other module in those folders, pure Python or not, counts (a module of
-# declarations, such as a policy's weights, fixes the constants its kernels compile with).
-_NOT_KERNELS = frozenset({"engine/__init__.py", "engine/api.py", "engine/compiling.py",
-                          "engine/cache.py", "policies/registry.py", "policies/policy_set.py",
-                          "policies/params_file.py"})
+KERNEL_FOLDERS = ("engine", "policies", "env_kernels")
 _VERSIONS_KEPT = 3     # other processes may still be using a recent older version
 
 
 def kernel_sources() -> list[Path]:
-    """Every source file the kernels may compile from, in a fixed order."""
-    sources = [source for folder in _KERNEL_DIRS for source in folder.rglob("*.py")
-               if source.relative_to(_PACKAGE).as_posix() not in _NOT_KERNELS]
-    sources += [source for source in _KERNEL_FILES if source.exists()]
+    """Every source file of the kernel folders, in a fixed order."""
+    sources = [source for folder in KERNEL_FOLDERS
+               for source in (_PACKAGE / folder).rglob("*.py")]
     return sorted(sources, key=lambda p: p.relative_to(_PACKAGE).as_posix())
 
 

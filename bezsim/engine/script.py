@@ -104,7 +104,7 @@ def clear_stop(S):
     S[k + K_NEXT] = S[k + K_N]
 
 
-# --- the Python side (bezsim/step/game.py, bezsim/rl/openspiel.py) --------------------------------
+# --- the Python side (bezsim/step/step_game.py, bezsim/rl/openspiel.py) ---------------------
 
 def stream_words(stream: np.ndarray) -> list[int]:
     """put_stream in Python: a script entry's stream words."""

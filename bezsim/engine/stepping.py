@@ -16,7 +16,7 @@ plays: the same calls, in the same order, on the same streams.
 import numpy as np
 
 from bezsim.engine.constants import PR_PLAYERS, SC_DEALER, SC_HAND
-from bezsim.engine.game import deal_and_play, end_game, end_hand, play_game, start_game
+from bezsim.engine.game_loop import deal_and_play, end_game, end_hand, play_game, start_game
 from bezsim.engine.hand import next_seat
 from bezsim.engine.jit import njit
 from bezsim.engine.resume import resume_after_decision

@@ -39,7 +39,7 @@ def run_identity(rules: Rules, policies: list[str], seed: int, games: int,
         "games": int(games),
         "shard_size": int(shard_size),
     }
-    from bezsim.policies.registry import resolved_values
+    from bezsim.policy_specs.registry import resolved_values
 
     values = resolved_values(list(policies), rules.variant)
     if values:                         # expert: its defaults depend on the shipped tuning

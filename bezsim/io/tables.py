@@ -1,7 +1,7 @@
 """GameBatch arrays -> Arrow tables.
 
 A shard can hold 50,000 games (about a million hand rows): the columns come from one
-compiled pass over the engine's arrays (bezsim/io/flatten.py), and Arrow wraps them.
+compiled pass over the engine's arrays (bezsim/engine/flatten.py), and Arrow wraps them.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import numpy as np
 import pyarrow as pa
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import GameBatch
-from bezsim.io import flatten as F
+from bezsim.engine import flatten as F
+from bezsim.engine_api.games import GameBatch
 from bezsim.io.schema import (
     FACE_DICT,
     STATUS_DICT,

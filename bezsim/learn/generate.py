@@ -99,8 +99,8 @@ def _take(rows: np.ndarray, game: int) -> Records:
 def record_games(rules, learned_row: np.ndarray, seed: int, games: range, budget: Budget,
                  threads: int = 2, on_game=None) -> Records:
     """Play ``games`` (indices) of learned self-play with every seat recording."""
-    from bezsim.engine.api import _alloc
-    from bezsim.engine.game import run_serial
+    from bezsim.engine.game_loop import run_serial
+    from bezsim.engine_api.games import _alloc
     from bezsim.policies.plugins import function_slots
     from bezsim.policies.search import search_function
 

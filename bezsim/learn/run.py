@@ -49,7 +49,7 @@ def learned_spec(weights: np.ndarray, declare: np.ndarray) -> str:
 def spec_weights(spec: str, variant: str) -> tuple[np.ndarray, np.ndarray]:
     """The feature weights of ``spec`` (what bezsim learn fits) and its declaration weights
     (what it keeps)."""
-    from bezsim.policies.registry import policy_params
+    from bezsim.policy_specs.registry import policy_params
 
     row = policy_params([spec], variant)[0]
     return (row[FEATURE_COLUMN:FEATURE_COLUMN + N_FEATURES].copy(),
@@ -117,7 +117,7 @@ def round_records(rules, plan: Plan, spec: str, k: int, round_dir: Path, threads
     """The round's recorded games, played shard by shard (shards on disk are reused)."""
     from tqdm import tqdm
 
-    from bezsim.policies.registry import policy_params
+    from bezsim.policy_specs.registry import policy_params
 
     row = policy_params([spec], plan.variant)[0]
     first = k * ROUND_STRIDE

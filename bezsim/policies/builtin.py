@@ -26,7 +26,7 @@ what its seat may see (bezsim.engine.state names the regions):
 It must not read other regions (hidden hands, stock order), nor the actions and points
 regions past the offer (they hold earlier offers, such as another seat's legal cards).
 ``params`` is the policy's float64 parameter row for this seat (``params[seat]``, laid out
-as bezsim.policies.registry declares the policy's parameters), ``rng[1 + seat]`` its own
+as bezsim.policy_specs.registry declares the policy's parameters), ``rng[1 + seat]`` its own
 random stream.
 It returns an index into the offered actions; the engine treats anything else as a fault.
 

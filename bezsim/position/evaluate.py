@@ -91,8 +91,8 @@ def decision_state(pos: Position) -> tuple[np.ndarray, np.ndarray]:
 def evaluation_row(search: str, variant: str, settlement: bool) -> np.ndarray:
     """search's parameter row for the evaluation: its play-outs, its gate; valued by the
     settlement in Rubicon."""
-    from bezsim.policies.registry import policy_params
     from bezsim.policies.search_params import P_SETTLEMENT
+    from bezsim.policy_specs.registry import policy_params
 
     row = policy_params([search], variant)[0]
     row[P_SETTLEMENT] = float(settlement)
@@ -194,8 +194,8 @@ def _choices(pos: Position, S: np.ndarray, seed: int) -> dict[str, str]:
     """The card each built-in policy plays here (search at its defaults)."""
     from bezsim.engine import state as st
     from bezsim.policies.builtin import choose
-    from bezsim.policies.registry import POLICY_IDS, policy_params
     from bezsim.policies.search import search_decision
+    from bezsim.policy_specs.registry import POLICY_IDS, policy_params
 
     players = pos.rules.players
     seat = pos.to_move

@@ -36,7 +36,7 @@ from bezsim.referee.check import (
     checked,
     same_as_batch,
 )
-from bezsim.referee.game import Game
+from bezsim.referee.game_trace import Game
 from bezsim.referee.multi import MultiHand, check_multi_end
 from bezsim.referee.option_sets import (
     OPTION_SETS,

@@ -10,8 +10,8 @@ from collections import Counter
 import numpy as np
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import run_games, trace_one
-from bezsim.referee.game import Game
+from bezsim.engine_api.games import run_games, trace_one
+from bezsim.referee.game_trace import Game
 from bezsim.referee.violation import Violation, expect
 from bezsim.rules import Rules
 

@@ -317,7 +317,7 @@ def polish(doc: Document, run: Run) -> None:
 
 def rubicon(doc: Document, run: Run) -> None:
     from bezsim.analysis.exact import carte_blanche_probability
-    from bezsim.analysis.rubicon import rubicon_stats
+    from bezsim.analysis.rubicon_figures import rubicon_stats
 
     stats = rubicon_stats(run.path)
     rules = run.rules()

@@ -58,7 +58,7 @@ class Context:
     def simulate(self, label: str, variant: str, policies: str | Sequence[str], games: int,
                  seed: int | None = None, options: dict[str, Any] | None = None) -> Run:
         """Play (or reuse, if already finished) a run under ``runs_dir/label``."""
-        from bezsim.policies.registry import parse_policies
+        from bezsim.policy_specs.registry import parse_policies
         from bezsim.rules import Rules
         from bezsim.running.simulation import run_simulation
 

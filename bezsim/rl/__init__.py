@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bezsim.rl.actions import CARD_ACTIONS, DECLARE_BASE, N_ACTIONS, STOP, action_of, offered
+from bezsim.env_kernels.actions import (
+    CARD_ACTIONS,
+    DECLARE_BASE,
+    N_ACTIONS,
+    STOP,
+    action_of,
+    offered,
+)
 
 _PETTINGZOO = ("BeziqueEnv", "env", "raw_env")
 _BATCHED = ("BatchedEnv", "batched_env")

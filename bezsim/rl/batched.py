@@ -10,9 +10,9 @@
 Every array has one row per game (slot). ``reset()`` and ``step(actions)`` return a dict:
 
 * ``observation`` [N, OBSERVATION_SIZE] float32: the deciding seat's view
-  (bezsim/rl/encode.py; never another hand or the stock);
+  (bezsim/env_kernels/observation.py; never another hand or the stock);
 * ``action_mask`` [N, N_ACTIONS] bool: its legal actions (the action map of
-  bezsim/rl/actions.py, as PettingZoo and OpenSpiel use);
+  bezsim/env_kernels/actions.py, as PettingZoo and OpenSpiel use);
 * ``seat`` [N] int: the seat to decide, always one the agent drives;
 * ``game`` [N] int: the game index the slot is playing;
 * after a step, ``reward`` [N, players] float32 and ``done`` [N] bool: a game that ended
@@ -42,9 +42,9 @@ import numpy as np
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.engine.script import TAIL_WORDS
+from bezsim.env_kernels.actions import N_ACTIONS
+from bezsim.env_kernels.observation import OBSERVATION_SIZE
 from bezsim.errors import BezsimError
-from bezsim.rl.actions import N_ACTIONS
-from bezsim.rl.encode import OBSERVATION_SIZE
 from bezsim.rules import Rules
 
 MAX_ENVS = 1 << 20
@@ -57,7 +57,7 @@ class BatchedEnv:
                  opponents: str | Sequence[str | None] | None = None,
                  threads: int | None = None) -> None:
         from bezsim.policies.builtin import SCRIPT
-        from bezsim.policies.registry import EXTERNAL, parse_policies, parse_spec, policy_params
+        from bezsim.policy_specs.registry import EXTERNAL, parse_policies, parse_spec, policy_params
 
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
                 or not 1 <= num_envs <= MAX_ENVS:
@@ -123,7 +123,7 @@ class BatchedEnv:
 
     def reset(self) -> dict[str, np.ndarray]:
         """Slot i back to game i, at its first decision."""
-        from bezsim.rl.batch_step import reset_batch
+        from bezsim.env_kernels.batch_step import reset_batch
 
         n = self.num_envs
         self._games[:] = np.arange(n)
@@ -148,7 +148,7 @@ class BatchedEnv:
 
     def step(self, actions: Any) -> dict[str, np.ndarray]:
         """Each slot's deciding seat takes its action (an int per slot, from the mask)."""
-        from bezsim.rl.batch_step import first_illegal, step_batch
+        from bezsim.env_kernels.batch_step import first_illegal, step_batch
 
         if not self._started:
             raise BezsimError("call reset() before step()")
@@ -191,8 +191,8 @@ class BatchedEnv:
         first offered copy). A teacher for imitation, or a baseline's moves. Ask only for
         the slots whose seat ``spec`` plays: a policy that draws moves its seat's stream
         on."""
-        from bezsim.policies.registry import EXTERNAL, parse_policies, parse_spec, policy_params
-        from bezsim.rl.batch_step import policy_batch
+        from bezsim.env_kernels.batch_step import policy_batch
+        from bezsim.policy_specs.registry import EXTERNAL, parse_policies, parse_spec, policy_params
 
         if not self._started:
             raise BezsimError("call reset() before policy_actions()")
@@ -249,7 +249,7 @@ def _threads_for(num_envs: int, threads: int | None) -> int:
     step 1.4 times as fast on two threads, 512 no faster)."""
     import numba
 
-    from bezsim.engine.api import check_threads
+    from bezsim.engine_api.games import check_threads
 
     if threads is None:
         return max(1, min(numba.get_num_threads(), num_envs // THREAD_SLOTS))

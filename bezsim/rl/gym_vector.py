@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
+from bezsim.env_kernels.actions import N_ACTIONS
+from bezsim.env_kernels.observation import OBSERVATION_SIZE
 from bezsim.errors import BezsimError
-from bezsim.rl.actions import N_ACTIONS
 from bezsim.rl.batched import batched_env
-from bezsim.rl.encode import OBSERVATION_SIZE
 
 try:
     from gymnasium import spaces

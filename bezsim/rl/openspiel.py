@@ -14,10 +14,11 @@ sharing the opposite equally (two seats: +1 / -1; three: +1 / -0.5 / -0.5; four:
 settlement's in Rubicon and six-pack) when the game ends; after ``hands`` hands of a longer
 game, the side with the higher score. The deal is the one chance node: game i of the
 ``seed`` (i < DEALS, uniform), the game ``simulate`` plays there; its later hands are dealt
-from that game's own streams. Actions are those of bezsim/rl/actions.py (0..31 a card by
+from that game's own streams. Actions are those of bezsim/env_kernels/actions.py (0..31 a card by
 face, 32 + code a declaration, STOP). The information state and the observation are the
 seat's own knowledge, as a policy sees it: as strings, and as the tensor of
-bezsim/rl/encode.py; ``resample_from_infostate`` deals the cards the seat cannot see again
+bezsim/env_kernels/observation.py; ``resample_from_infostate`` deals the cards the seat cannot
+see again
 (search's determinize), which OpenSpiel's ISMCTS needs.
 
 A state holds the engine's state at its decision; applying an action steps the game from
@@ -32,8 +33,8 @@ import pyspiel
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.engine.script import TAIL_WORDS
-from bezsim.rl.actions import N_ACTIONS, STOP, offered
-from bezsim.rl.encode import OBSERVATION_SIZE, observe_into
+from bezsim.env_kernels.actions import N_ACTIONS, STOP, offered
+from bezsim.env_kernels.observation import OBSERVATION_SIZE, observe_into
 from bezsim.rules import VARIANT_DEFINITIONS, Rules
 
 VARIANTS = tuple(VARIANT_DEFINITIONS)
@@ -241,8 +242,8 @@ class BeziqueState(pyspiel.State):
 
 
 class BeziqueObserver:
-    """The observation tensor (bezsim/rl/encode.py) and string, for OpenSpiel's observer
-    interface: the information state and the observation are the same here, since the
+    """The observation tensor (bezsim/env_kernels/observation.py) and string, for OpenSpiel's
+    observer interface: the information state and the observation are the same here, since the
     seat's knowledge row already holds all it has seen."""
 
     def __init__(self):

@@ -13,9 +13,10 @@ Agents are ``player_0`` .. ``player_{n-1}``, one per seat. Actions are one Discr
 for every variant: 0..31 play a card of that face (suit * 8 + rank, ranks A 10 K Q J 9 8 7;
 copies play alike), 32 + code declare a combination or the seven (code = kind * 4 + suit,
 bezsim.engine.constants), and STOP (the last action) declares nothing more. The mask
-marks what the rules allow now. The observation is the vector of bezsim/rl/encode.py: the
-seat's own knowledge, never another hand or the stock. Reward at the end of the game: +1
-to the winning seat (or both seats of the winning team), -1 to the others, 0 each for a draw.
+marks what the rules allow now. The observation is the vector of
+bezsim/env_kernels/observation.py: the seat's own knowledge, never another hand or the
+stock. Reward at the end of the game: +1 to the winning seat (or both seats of the winning
+team), -1 to the others, 0 each for a draw.
 ``reset(seed)`` plays game 0 of that seed, so the same seed deals the same cards.
 """
 
@@ -26,10 +27,10 @@ from typing import Any
 import numpy as np
 
 from bezsim.engine import constants as C
-from bezsim.rl.actions import N_ACTIONS, STOP, action_of, offered
-from bezsim.rl.encode import OBSERVATION_SIZE, observe_into, offer_into
+from bezsim.env_kernels.actions import N_ACTIONS, STOP, action_of, offered
+from bezsim.env_kernels.observation import OBSERVATION_SIZE, observe_into, offer_into
 from bezsim.rules import Rules
-from bezsim.step.game import StepGame
+from bezsim.step.step_game import StepGame
 
 try:
     from gymnasium import spaces

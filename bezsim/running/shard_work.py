@@ -12,13 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bezsim.engine import api
 from bezsim.engine import constants as C
+from bezsim.engine_api import games as api
+from bezsim.engine_api.plugin_faults import run_games_checked
 from bezsim.io.schema import TABLE_NAMES
 from bezsim.io.shards import shard_metadata, write_shard_table
 from bezsim.io.tables import batches_table
 from bezsim.rules import Rules
-from bezsim.running.faults import run_games_checked
 
 # Games of the first engine call of a run, and the fewest per call. Later calls are sized
 # from the measured rate to take about CHUNK_SECONDS: short enough that the progress bar
@@ -53,7 +53,7 @@ def compute_shard(rules: Rules, policies: list[str], seed: int, shard: Shard,
     stop = shard.game_start + shard.n_games
     start = shard.game_start
     sizer = sizer or ChunkSizer()
-    from bezsim.policies.policy_set import resolve_policies
+    from bezsim.policy_specs.policy_set import resolve_policies
 
     policies = resolve_policies(policies, rules)       # once for the shard's chunks
     while start < stop:

@@ -1,6 +1,6 @@
 """Plan a run as shards of consecutive game ids, compute them, and write them to Parquet.
 
-The main thread runs the engine (whose threads release the GIL: engine/api.py) while two
+The main thread runs the engine (whose threads release the GIL: engine_api/games.py) while two
 background threads convert and write the shards already
 computed: each shard's declarations are one task and its hands and games another. At most
 WRITE_DEPTH shards' writes are pending, so memory holds at most WRITE_DEPTH + 1 shards.
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from bezsim.engine import api
+from bezsim.engine_api import games as api
 from bezsim.errors import BezsimError
 from bezsim.io.manifest import (
     build_manifest,
@@ -113,7 +113,7 @@ def _validate(rules: Rules, policies: list[str], seed: int, games: int, shard_si
     if len(policies) != rules.players:
         raise BezsimError(f"{rules.players} seats need {rules.players} policies, "
                           f"got {len(policies)} ({','.join(policies)})")
-    from bezsim.policies.registry import parse_policies
+    from bezsim.policy_specs.registry import parse_policies
 
     specs = parse_policies(policies, rules.players)
     if dask is not None:
@@ -159,7 +159,7 @@ def _compile_plugins(specs: list[str]) -> None:
     """Compile the run's plug-ins and search now (or load them from the cache): a plug-in
     that cannot be imported or compiled fails before any file is written. Last of the
     checks, since it may take minutes."""
-    from bezsim.policies.registry import policy_functions
+    from bezsim.policy_specs.registry import policy_functions
 
     policy_functions(specs)
 
@@ -274,7 +274,7 @@ def load_kernels_announced(rules: Rules, policies: list[str], progress: bool) ->
     """Compile (or load) the engine before the progress bar starts, so that its rate and
     ETA measure games; with ``progress``, one line on stderr says a compile is under way.
     Returns the seconds spent compiling."""
-    from bezsim.engine.compiling import announce_compiles, compile_message, say_on_stderr
+    from bezsim.engine_api.compiling import announce_compiles, compile_message, say_on_stderr
 
     message = compile_message([("run", policies)]) if progress else ""
     with announce_compiles(say_on_stderr if progress else None, lambda: message) as clock:

@@ -4,7 +4,7 @@ The policy contract (bezsim/policies/builtin.py) names the regions: the seat's o
 row (``O_SEEN``: its hand, what it was shown, what has been played), the public scalars, the
 trick, the offer, and the announced "to score" combinations. ``observe`` turns them into a
 dictionary for people and programs; ``observation_vector`` into a fixed-length array for
-learning agents (bezsim/rl/encode.py). Neither reads another hand or the stock.
+learning agents (bezsim/env_kernels/observation.py). Neither reads another hand or the stock.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 from bezsim.cards import card_name, suit_name
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
-from bezsim.rl.encode import OBSERVATION_SIZE, observe_into
+from bezsim.env_kernels.observation import OBSERVATION_SIZE, observe_into
 from bezsim.rules import Rules
 
 
@@ -74,7 +74,7 @@ def observe(rules: Rules, S: np.ndarray, seat: int) -> dict[str, Any]:
 
 def observation_vector(rules: Rules, S: np.ndarray, seat: int) -> np.ndarray:
     """The seat's view as the fixed-length float32 vector every environment returns, the
-    same layout for every variant (bezsim/rl/encode.py gives it)."""
+    same layout for every variant (bezsim/env_kernels/observation.py gives it)."""
     out = np.empty(OBSERVATION_SIZE, np.float32)
     observe_into(S, seat, out)
     return out

@@ -27,8 +27,8 @@ from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
 from bezsim.io.writable import KeptElsewhere, check_writable_file, write_or_keep
 from bezsim.rules import Rules
-from bezsim.step.game import StepGame, read_saved
 from bezsim.step.narrate import Narrator, seat_name
+from bezsim.step.step_game import StepGame, read_saved
 
 HELP = """moves: type the number of a move, or a card (Q♠, qs, 10h, 7d).
   h  hint: what the hint policy would play here

@@ -21,7 +21,7 @@ Where ``heuristic`` adds fixed weights, ``expert`` asks what a card is worth in 
 Reads only the seat's knowledge row and the public regions (policy contract,
 bezsim/policies/builtin.py). One module a job: weights.py declares every weight (name,
 default, range, meaning; the registry's parameters are built from it, the tuned sets per
-preset are bezsim/policies/tuned_defaults.json), counts.py packs what the seat knows of the
+preset are bezsim/policy_specs/tuned_defaults.json), counts.py packs what the seat knows of the
 cards, values.py prices cards and ready combinations, declarations.py chooses declarations,
 polish.py plays Polish cards, rubicon.py plays for the Rubicon settlement, policy.py decides.
 """

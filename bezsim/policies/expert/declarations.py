@@ -44,7 +44,7 @@ from bezsim.engine.state import (
     O_SC,
 )
 from bezsim.policies.expert.counts import _at_least, _get
-from bezsim.policies.expert.rubicon import _doomed
+from bezsim.policies.expert.settlement_play import _doomed
 from bezsim.policies.expert.values import KEEP_M, KEEP_MB, _bez_faces, _keep_value
 from bezsim.policies.expert.weights import E_CASH, E_DEFER, E_LATER, E_TRUMP_SUIT
 

@@ -37,7 +37,7 @@ from bezsim.engine.tricks import beats, winning_index
 from bezsim.policies.expert.counts import _partner_bez, _scan, _scan_offer, _sure, _trumps_unseen
 from bezsim.policies.expert.declarations import _declare
 from bezsim.policies.expert.polish import _polish_play
-from bezsim.policies.expert.rubicon import _settle_brisque
+from bezsim.policies.expert.settlement_play import _settle_brisque
 from bezsim.policies.expert.values import (
     KEEP_ALL,
     _bez_faces,

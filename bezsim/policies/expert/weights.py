@@ -3,7 +3,7 @@ the ranges a spec may set and the tuner searches, and what each means.
 
 The kernels read ``w[E_...]``: module-level ints built from the declaration, which numba
 freezes as constants when it compiles. The tuned values per preset are data
-(bezsim/policies/tuned_defaults.json, by name); a weight a preset's tuned set leaves out
+(bezsim/policy_specs/tuned_defaults.json, by name); a weight a preset's tuned set leaves out
 plays its default here.
 """
 

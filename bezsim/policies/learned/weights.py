@@ -7,7 +7,7 @@ cost and the worth of the others shown "to score" weighed). A card's score is th
 sum of its features. The defaults (``expert``, ``s2_expert`` and the declaration weights 1,
 the rest 0) play expert's choices; ``bezsim learn`` fits the feature weights to search's
 values of the same decisions, ``bezsim tune`` tunes any of them by play. The sets per preset
-are data (bezsim/policies/tuned_defaults.json, under "learned").
+are data (bezsim/policy_specs/tuned_defaults.json, under "learned").
 
 learned's row also carries expert's row at EXPERT_COLUMN (the registry fills it with expert's
 tuned defaults for the variant): the features are expert's valuations and their parts.

@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bezsim.engine import api
 from bezsim.engine import constants as C
+from bezsim.engine_api import games as api
 
 if TYPE_CHECKING:
-    from bezsim.policies.policy_set import PolicySet
+    from bezsim.policy_specs.policy_set import PolicySet
 
 
 class PluginFault(api.PolicyFault):
@@ -109,7 +109,7 @@ def _is_plugin(spec: str) -> bool:
 
 def explain_fault(rules, policies: list[str], seed: int, game: int) -> str:
     """One line naming the policy (and seat) that raised or answered outside the offer."""
-    from bezsim.policies.registry import parse_policies
+    from bezsim.policy_specs.registry import parse_policies
 
     specs = parse_policies(list(policies), rules.players)
     seats = [seat for seat, spec in enumerate(specs) if _is_plugin(spec)]
@@ -135,10 +135,10 @@ def _replay_seat(rules, specs: list[str], seed: int, game: int,
     """Replay ``game`` with only ``seat``'s plug-in unclamped: (the first exception it
     raised, whether it answered outside the offer)."""
     from bezsim.engine.external import policy_set
-    from bezsim.engine.game import run_serial
+    from bezsim.engine.game_loop import run_serial
     from bezsim.engine.state import FAULT_POLICY
     from bezsim.policies.plugins import function_slots
-    from bezsim.policies.registry import parse_spec, policy_ids, policy_params
+    from bezsim.policy_specs.registry import parse_spec, policy_ids, policy_params
 
     functions = []
     for s, spec in enumerate(specs):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bezsim.errors import PolicyError
-from bezsim.policies.registry import parse_policies, policy_functions, policy_ids, policy_params
+from bezsim.policy_specs.registry import parse_policies, policy_functions, policy_ids, policy_params
 
 
 @dataclass(frozen=True, eq=False)

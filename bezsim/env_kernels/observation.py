@@ -3,9 +3,9 @@
 ``observe_into`` writes the observation vector (layout below, the same for every variant)
 from the regions the policy contract lets a seat read (bezsim/policies/builtin.py): its own
 knowledge row, the public scalars and the trick; never another hand or the stock.
-``offer_into`` writes the legal-action mask over the shared action map (bezsim/rl/actions.py)
-and, for each action, its index in the engine's offer (the first copy of a face stands for
-its copies).
+``offer_into`` writes the legal-action mask over the shared action map
+(bezsim/env_kernels/actions.py) and, for each action, its index in the engine's offer (the
+first copy of a face stands for its copies).
 
 Observation layout (OBSERVATION_SIZE float32 values):
 
@@ -27,7 +27,7 @@ import numpy as np
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.engine.jit import njit
-from bezsim.rl.actions import DECLARE_BASE, STOP
+from bezsim.env_kernels.actions import DECLARE_BASE, STOP
 
 FACE_PLANES = 8
 TRUMPS_AT = FACE_PLANES * 32
@@ -96,7 +96,7 @@ def observe_into(S, seat, out):
 
 @njit(cache=True, inline="always", _nrt=False)
 def action_at(S, i):
-    """The action (bezsim/rl/actions.py) of offer entry ``i`` of the decision in ``S``."""
+    """The action (bezsim/env_kernels/actions.py) of offer entry ``i`` of the decision in ``S``."""
     v = S[st.O_ACTS + i]
     if S[st.O_DECISION] == C.D_PLAY:
         return v & 31

@@ -61,7 +61,7 @@ class _Listener(event.Listener):
 
 def kernel_set(policy_specs: Sequence[str]) -> str:
     """Which compiled engine a run of these policies uses (engine/external.py)."""
-    from bezsim.policies.registry import parse_spec
+    from bezsim.policy_specs.registry import parse_spec
 
     infos = [parse_spec(spec)[0] for spec in policy_specs]
     if any(info.function is not None for info in infos):
@@ -117,7 +117,7 @@ def entry_cached(entry: str, run_set: str) -> bool:
         from bezsim.engine.offers import legal_declarations
 
         return _on_disk(legal_declarations)
-    from bezsim.engine.game import run_serial, trace_game
+    from bezsim.engine.game_loop import run_serial, trace_game
 
     if entry == "run" and run_set.startswith("external"):
         from bezsim.policies.search import slot_source  # search compiles in its own

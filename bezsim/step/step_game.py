@@ -125,7 +125,7 @@ class StepGame:
     def _setup(self, rules: Rules, seed: int, game: int,
                policies: Sequence[str | None] | None) -> None:
         from bezsim.policies.builtin import SCRIPT
-        from bezsim.policies.registry import EXTERNAL, parse_policies, parse_spec, policy_params
+        from bezsim.policy_specs.registry import EXTERNAL, parse_policies, parse_spec, policy_params
 
         self.rules = rules
         self.players = rules.players
@@ -213,7 +213,7 @@ class StepGame:
 
     def view(self) -> np.ndarray:
         """The engine state as it is now, not a copy: read it, never write it. For code that
-        encodes the state at every step (the environments, bezsim/rl/encode.py); at the
+        encodes the state at every step (the environments, env_kernels/observation.py); at the
         game's end it holds the last hand's final state."""
         return self._S
 
@@ -329,8 +329,8 @@ class StepGame:
 
     def _traced(self):
         """The game again with its full trace (for the transcript)."""
-        from bezsim.engine.api import GameBatch
         from bezsim.engine.state import copy_trace
+        from bezsim.engine_api.games import GameBatch
 
         trace_cap = 1 << 14
         while True:
@@ -347,7 +347,7 @@ class StepGame:
 
     def result(self):
         """The finished game's outcome arrays, as api.run_games returns one game."""
-        from bezsim.engine.api import GameBatch
+        from bezsim.engine_api.games import GameBatch
 
         if not self.over:
             raise BezsimError("the game is not over")
@@ -363,7 +363,7 @@ class StepGame:
 
     def _ask(self, spec: str, stream: np.ndarray) -> tuple[int, np.ndarray]:
         from bezsim.policies.builtin import choose
-        from bezsim.policies.registry import EXTERNAL, parse_policies, parse_spec, policy_params
+        from bezsim.policy_specs.registry import EXTERNAL, parse_policies, parse_spec, policy_params
 
         specs = parse_policies([spec] * self.players, self.players)
         info = parse_spec(specs[0])[0]
@@ -390,7 +390,7 @@ class StepGame:
 
     def _new_arrays(self) -> None:
         """The game's state, streams and outcome rows, empty (engine/stepping.py fills them)."""
-        from bezsim.engine.api import _alloc
+        from bezsim.engine_api.games import _alloc
 
         hs, hi, gi, ev = _alloc(1, int(self._params[C.PR_HAND_CAP]), self.players,
                                 self._events)
@@ -428,7 +428,7 @@ class StepGame:
         return to
 
     def _buffers(self, trace_cap: int = 0):
-        from bezsim.engine.api import _alloc
+        from bezsim.engine_api.games import _alloc
 
         hand_cap = int(self._params[C.PR_HAND_CAP])
         hs, hi, gi, ev = _alloc(1, hand_cap, self.players, self._events)

@@ -76,7 +76,7 @@ class PolicyInfo:
     params: tuple[Param, ...] = ()
     function: Callable[[], object] | None = None   # external policies: compiles their kernel
     # True: the parameters' defaults depend on the variant (tuned per preset, as data in
-    # bezsim/policies/tuned_defaults.json, by name; a parameter a preset's set leaves out
+    # bezsim/policy_specs/tuned_defaults.json, by name; a parameter a preset's set leaves out
     # plays its declared default); a value the user gives is then always kept
     by_variant: bool = False
 
@@ -194,7 +194,7 @@ def parse_spec(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
     if not isinstance(spec, str):
         raise PolicyError(f"a policy must be a name like 'greedy', got {spec!r}")
     if spec.strip().startswith("@"):       # a parameters file written by bezsim tune
-        from bezsim.policies.params_file import read_params_file
+        from bezsim.policy_specs.params_file import read_params_file
 
         return parse_spec(read_params_file(spec.strip()[1:]))
     if not _balanced(spec):
@@ -381,7 +381,7 @@ def tuned_defaults(policy: str, variant: str | None) -> dict[str, float]:
 
 @functools.cache
 def _tuned_table() -> dict:
-    text = resources.files("bezsim.policies").joinpath("tuned_defaults.json").read_text("utf-8")
+    text = resources.files("bezsim.policy_specs").joinpath("tuned_defaults.json").read_text("utf-8")
     return json.loads(text)
 
 

@@ -2,7 +2,8 @@
 
 Each game is stepped by engine/stepping.py's ``step_game`` (the seats the agent drives are
 scripted; built-in policies in the other seats play inside the same call), then encoded
-(bezsim/rl/encode.py). A game that ends is started again at once with its next game index.
+(bezsim/env_kernels/observation.py). A game that ends is started again at once with its
+next game index.
 The kernels release the GIL, so the environment can step blocks of slots on threads.
 """
 
@@ -12,8 +13,8 @@ from bezsim.engine.constants import GI_WINNER, PR_PARTNERS, PR_PLAYERS
 from bezsim.engine.jit import njit
 from bezsim.engine.state import O_ACTS
 from bezsim.engine.stepping import GAME_OVER, step_game
+from bezsim.env_kernels.observation import action_at, observe_into, offer_into
 from bezsim.policies.builtin import choose
-from bezsim.rl.encode import action_at, observe_into, offer_into
 
 
 @njit(error_model="numpy", cache=True)

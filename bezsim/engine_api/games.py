@@ -1,6 +1,6 @@
 """Python face of the engine: validated calls into the compiled kernels.
 
-The kernels live in ``bezsim.engine.game`` (numba); this module owns argument checking and
+The kernels live in ``bezsim.engine.game_loop`` (numba); this module owns argument checking and
 the ``GameBatch`` result type that the io layer turns into tables.
 """
 
@@ -17,7 +17,7 @@ from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
 
 if TYPE_CHECKING:
-    from bezsim.policies.policy_set import PolicySet
+    from bezsim.policy_specs.policy_set import PolicySet
 
 
 @dataclass
@@ -109,8 +109,8 @@ def _remember(params: np.ndarray, gi: np.ndarray) -> None:
 
 def _resolved(policies: PolicySet | Sequence[str] | str, rules) -> PolicySet:
     """The policies as the kernels read them, resolved here only when a caller passed text
-    (a driver playing many calls resolves them once, bezsim.policies.policy_set)."""
-    from bezsim.policies.policy_set import resolve_policies
+    (a driver playing many calls resolves them once, bezsim.policy_specs.policy_set)."""
+    from bezsim.policy_specs.policy_set import resolve_policies
 
     return resolve_policies(policies, rules)
 
@@ -194,7 +194,7 @@ def _run_threads(threads: int, args: tuple, game_start: int, hs: np.ndarray, hi:
     (which releases the GIL) into its own rows, so no result depends on the thread count.
     Python threads rather than numba's ``prange``: the parallel kernel took 12 s of a cold
     start to compile, and plays no faster."""
-    from bezsim.engine.game import run_serial
+    from bezsim.engine.game_loop import run_serial
 
     n = gi.shape[0]
     if threads <= 1 or n <= 1:
@@ -218,7 +218,7 @@ def run_games(rules, policies: PolicySet | Sequence[str] | str, seed: int, game_
     ``policies``: a PolicySet, or specs (one per seat, or one for all) resolved here."""
     import numba
 
-    from bezsim.engine.game import run_serial, trace_game
+    from bezsim.engine.game_loop import run_serial, trace_game
 
     _check_rules(rules)
     _check_range(seed, game_start, n_games)
@@ -283,7 +283,7 @@ def _check_policy_errors(gi: np.ndarray, policies: list[str], game_start: int) -
 
 def trace_one(rules, policies: PolicySet | Sequence[str] | str, seed: int, game: int):
     """Play one game with its full trace: (GameBatch of that game, trace rows)."""
-    from bezsim.engine.game import trace_game
+    from bezsim.engine.game_loop import trace_game
 
     _check_rules(rules)
     _check_range(seed, game, 1)

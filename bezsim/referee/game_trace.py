@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 
 from bezsim.engine import constants as C
-from bezsim.engine.api import unpack_events
+from bezsim.engine_api.games import unpack_events
 from bezsim.referee.multi import MultiHand, check_multi_end
 from bezsim.referee.notation import pad4
 from bezsim.referee.polish import PolishHand
