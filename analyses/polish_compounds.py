@@ -25,6 +25,7 @@ from bezsim.report.document import (
     Table,
     est,
     pct,
+    pp,
     signed,
     verdict,
 )
@@ -105,13 +106,11 @@ def build(ctx: Context, doc: Document) -> None:
                   caption=f"{ctx.games:,} games of Polish per policy (both seats play it); "
                           "per hand = both seats together."),
             Table(["difference", "compounds per hand [95%]", "hands with one [95%]"], [
-                [f"{HEAD} − {BELOW}", signed(d_top, "+.4f"),
-                 signed(d_top_share, "+.2f", 100, "%")],
-                ["expert − heuristic", signed(d_expert, "+.4f"),
-                 signed(d_expert_share, "+.2f", 100, "%")],
-                ["heuristic − greedy", signed(d_rate, "+.4f"), signed(d_share, "+.2f", 100, "%")],
+                [f"{HEAD} − {BELOW}", signed(d_top, "+.4f"), pp(d_top_share)],
+                ["expert − heuristic", signed(d_expert, "+.4f"), pp(d_expert_share)],
+                ["heuristic − greedy", signed(d_rate, "+.4f"), pp(d_share)],
                 ["greedy − random", signed(d_random, "+.4f"),
-                 signed(diff_rate("greedy", "random"), "+.2f", 100, "%")]],
+                 pp(diff_rate("greedy", "random"))]],
                 caption="Independent runs (one seed each): Welch interval for the mean, "
                         "Newcombe for the share."))
 

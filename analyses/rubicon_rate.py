@@ -36,7 +36,7 @@ from bezsim.report.document import (
     Table,
     est,
     pct,
-    signed,
+    pp,
     verdict,
 )
 from bezsim.report.study import Context, Study
@@ -105,17 +105,17 @@ def build(ctx: Context, doc: Document) -> None:
         f"{pct(h['rubicon'])} under the heuristic, {pct(g['rubicon'])} under greedy play, "
         f"{pct(stats['random']['rubicon'])} under random play.",
         f"{HEAD.capitalize()} minus {BELOW}, the two strongest rungs: "
-        f"{signed(d_top, '+.2f', 100, '%')} ("
+        f"{pp(d_top)} ("
         + verdict(d_top, f"more rubicons with {HEAD}: the answer still moves with the players",
                   f"fewer rubicons with {HEAD}: the answer still moves with the players",
                   "they agree")
         + "; analyses/strength_convergence.py compares them with search"
-        + f"). Expert minus heuristic: {signed(d_eh, '+.2f', 100, '%')} ("
+        + f"). Expert minus heuristic: {pp(d_eh)} ("
         + verdict(d_eh, "more rubicons with expert play", "fewer rubicons with expert play")
-        + f"); heuristic minus greedy: {signed(d_hg, '+.2f', 100, '%')} ("
+        + f"); heuristic minus greedy: {pp(d_hg)} ("
         + verdict(d_hg, "more rubicons with the heuristic", "fewer rubicons with the heuristic")
         + "); greedy minus random: "
-        f"{signed(d_gr, '+.2f', 100, '%')} ("
+        f"{pp(d_gr)} ("
         + verdict(d_gr, "more rubicons with greedy", "fewer rubicons with greedy") + ").",
         "Why: one hand rarely gives the loser 1000 points; his points and brisques "
         f"together average {est(doc.numbers[f'{HEAD}.loser_points_and_brisques'], '.0f')} "
@@ -200,7 +200,7 @@ def six_pack(ctx: Context, doc: Document) -> None:
     sec.add(Bullets([
         f"**{pct(e['rubicon'])} of six-pack games end in a rubicon** under {HEAD} play (the "
         f"loser under 3000 points, R7.5), {pct(stats[BELOW]['rubicon'])} under {BELOW} play; "
-        f"{HEAD} minus {BELOW}: {signed(d_top, '+.2f', 100, '%')} ("
+        f"{HEAD} minus {BELOW}: {pp(d_top)} ("
         + verdict(d_top, f"more rubicons with {HEAD}", f"fewer rubicons with {HEAD}",
                   "they agree") + ").",
         f"The loser scores {est(doc.numbers[f'six_pack.{HEAD}.loser_points'], '.0f')} points "

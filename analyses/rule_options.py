@@ -47,7 +47,7 @@ METRICS = {"default": ("points_per_seat_hand", "hands"),
            "six_pack": ("points_per_seat_hand", "rubicon", "stake")}
 METRIC_TEXT = {"points_per_seat_hand": ("points per seat and hand", "+.2f", 1, ""),
                "hands": ("hands per game", "+.3f", 1, ""),
-               "rubicon": ("rubicon rate", "+.2f", 100, "%"),
+               "rubicon": ("rubicon rate", "+.2f", 100, " pp"),    # a difference of rates
                "stake": ("settlement, points", "+.1f", 1, "")}
 
 
@@ -147,7 +147,7 @@ def build(ctx: Context, doc: Document) -> None:
             f"{COMPARED} play: Δ points per seat and hand [95%]"]
         preset_text = ", ".join(
             f"{METRIC_TEXT[m][0]} " + (pct(doc.numbers[f"{variant}.preset.{m}"])
-                                       if METRIC_TEXT[m][3] == "%" else
+                                       if METRIC_TEXT[m][3] == " pp" else
                                        est(doc.numbers[f"{variant}.preset.{m}"], ".2f"))
             for m in metrics)
         detail.append((variant, Table([f"{variant}: option", *heads], rows,

@@ -54,7 +54,7 @@ def decisions_per_second(spec: str, games: int) -> float:
     batch = run_games(rules, [spec, "heuristic"], 1, 0, games, threads=1)
     seconds = time.perf_counter() - start
     hands = int(batch.game_info[:, C.GI_HANDS].sum())
-    return hands * int(rules.params()[C.PR_PACKS]) * 32 // 2 / seconds
+    return hands * rules.packs * 32 // 2 / seconds
 
 
 def _win(r) -> Estimate:

@@ -31,7 +31,7 @@ def card_plays(batch, rules: Rules) -> int:
     """Cards the seat played: one per trick, every hand (two-handed: the pack's cards over
     two, 32 in the ordinary game, 64 in Rubicon)."""
     hands = int(batch.game_info[:, C.GI_HANDS].sum())
-    return hands * int(rules.params()[C.PR_PACKS]) * 32 // 2
+    return hands * rules.packs * 32 // 2
 
 
 def main() -> None:

@@ -91,7 +91,7 @@ def figures(rules: Rules, policy: str, games: int, seed: int) -> dict:
     hi = batch.hand_info
     fixed = int(np.where(played[:, :, 0], hi[..., C.HI_TRUMP] >= 0, False).sum())
     out["trumps_fixed_share"] = _ci(wilson(fixed, int(hands.sum())))
-    if rules.params()[C.PR_ONE_HAND_GAME]:     # of all games, as analyses/rubicon_rate.py
+    if rules.definition.one_hand_game:     # of all games, as analyses/rubicon_rate.py
         out["rubicon_rate"] = _ci(wilson(int(gi[:, C.GI_RUBICON].sum()), games))
         out["drawn_share"] = _ci(wilson(int((gi[:, C.GI_WINNER] < 0).sum()), games))
     return out

@@ -123,6 +123,22 @@ def _complete_policies(ctx, param, incomplete: str) -> list[str]:
     return [head + name for name in POLICY_NAMES if name.startswith(last)]
 
 
+class PoliciesOption(click.Option):
+    """An option whose help names the built-in policies (``{policies}``) from the registry,
+    so a new one is never left out; read only when the help is shown, as the registry loads
+    numba."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from bezsim.policy_specs.registry import POLICY_NAMES
+
+        template = self.help or ""
+        self.help = template.replace("{policies}", ", ".join(POLICY_NAMES))
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.help = template
+
+
 def _complete_option(ctx, param, incomplete: str) -> list[str]:
     """Shell completion of --option NAME=VALUE: the names, then the values of one."""
     from bezsim.rules import option_choices
@@ -157,9 +173,9 @@ def _rules_options(func):
                              "them.")(func)
     func = click.option("--policies", "--policy", "policies",
                         shell_complete=_complete_policies, default="random",
-                        show_default=True,
-                        help="Policy for every seat (random, greedy, heuristic, expert, "
-                             "learned, search, your own package.module:function, or "
+                        show_default=True, cls=PoliciesOption,
+                        help="Policy for every seat ({policies}, your own "
+                             "package.module:function, or "
                              "@FILE.json from bezsim tune or learn), or a comma list, one per "
                              "seat; a policy may carry parameters: "
                              "greedy(stage2_win_margin=8).")(func)
@@ -367,16 +383,17 @@ _GAME_DEFINING = ("variant", "options", "against", "seed", "seat")
               help=VARIANT_HELP)
 @click.option("--option", "options", multiple=True, shell_complete=_complete_option,
               metavar="NAME=VALUE", help="Rule option (repeatable).")
-@click.option("--against", default="expert", show_default=True,
+@click.option("--against", default="expert", show_default=True, cls=PoliciesOption,
               shell_complete=_complete_policies,
-              help="The policy every other seat plays (random, greedy, heuristic, expert, "
-                   "search).")
+              help="The policy every other seat plays: a built-in policy ({policies}), "
+                   "which may carry parameters: greedy(stage2_win_margin=8).")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
               help="Seed of the deal (drawn at random without it).")
 @click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
               help="Your seat (0 leads the first trick unless you deal).")
-@click.option("--hint", "hint", default="expert", show_default=True,
-              shell_complete=_complete_policies, help="The policy that answers 'h'.")
+@click.option("--hint", "hint", default="expert", show_default=True, cls=PoliciesOption,
+              shell_complete=_complete_policies,
+              help="The policy that answers 'h': a built-in policy ({policies}).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Where to save the game [default: data/games/VARIANT-seedS-TIME.json; "
                    "with --load, the file loaded].")
@@ -647,17 +664,18 @@ def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
     from bezsim.engine_api.compiling import compiles_said
     from bezsim.engine_api.games import check_threads
     from bezsim.io.writable import check_writable_dir
-    from bezsim.policy_specs.registry import parse_spec, split_specs
+    from bezsim.policy_specs.registry import spec_of, split_specs
 
     rules = _make_rules(variant, options)
-    start = _start_spec(policy)
-    info, _ = parse_spec(start)
+    start = spec_of(_start_spec(policy))           # parsed once: every step reads it
+    info = start.info
     drawn = seed is None
     if drawn:
         seed = draw_seed()
     names = tuple(n.strip() for n in (param_names or "").split(",") if n.strip())
     setup = tuning.TuneSetup(rules.variant, tuple(options), start,
-                             tuple(split_specs(against)), deals, seed, generations, popsize,
+                             tuple(spec_of(b) for b in split_specs(against)), deals, seed,
+                             generations, popsize,
                              float(sigma),
                              names or tuple(p.name for p in info.params
                                             if p.read_in(rules.variant)))

@@ -53,7 +53,7 @@ def transcript_of(rules: Rules, names: list[str], seed: int, game: int, batch, t
     policies = names
     rows = [tuple(int(v) for v in row) for row in trace]
     lines = [header(rules, policies, seed, game)]
-    replay = _Replay(rules.params())
+    replay = _Replay(rules)
     for hand_rows in _split_hands(rows):
         lines += replay.hand_lines(hand_rows)
     if batch is None:
@@ -99,10 +99,16 @@ def _split_hands(rows: list[tuple]) -> list[list[tuple]]:
     return [hands[h] for h in sorted(hands)]
 
 
-def _settlement_lines(info, rules: Rules) -> list[str]:
+def _settlement_lines(info, rules: Rules, you: int | None = None) -> list[str]:
     """Rubicon (R6.8) and six-pack (R7.5): one hand is the game; the engine's settlement,
-    worked out in words."""
+    worked out in words; ``you``: the seat told it as "you" (``bezsim play``)."""
     from bezsim.engine import settlement as S
+
+    def who(seat: int, verb: str = "") -> str:
+        """"seat 1 wins" / "you win"."""
+        if seat != you:
+            return f"seat {seat} {verb}".rstrip()
+        return f"you {({'wins': 'win', 'is': 'are'}).get(verb, verb)}".rstrip()
 
     params = rules.params()
     line, game_bonus = int(params[C.PR_RUBICON_LINE]), int(params[C.PR_GAME_BONUS])
@@ -114,10 +120,10 @@ def _settlement_lines(info, rules: Rules) -> list[str]:
     winner, stake = int(info[C.GI_WINNER]), int(info[C.GI_STAKE])
     name = "Rubicon" if decide else "six-pack"
     lines = [f"\nGame over ({name}: one hand is the game, {rules.definition.settlement_rule})",
-             f"{INDENT}totals: seat 0 {points[0]}, seat 1 {points[1]} | rounded down to 100: "
-             f"seat 0 {rounded[0]}, seat 1 {rounded[1]}",
+             f"{INDENT}totals: {who(0)} {points[0]}, {who(1)} {points[1]} | rounded down to "
+             f"100: {who(0)} {rounded[0]}, {who(1)} {rounded[1]}",
              f"{INDENT}brisques (counted aside{'' if decide else ', worth nothing'}): "
-             f"seat 0 {brisques[0]}, seat 1 {brisques[1]}"]
+             f"{who(0)} {brisques[0]}, {who(1)} {brisques[1]}"]
     by_points = rules.options.get("rubicon_close") == "points" or not decide
     if winner < 0:
         tied = ("points and brisques both tie" if by_points and decide
@@ -131,19 +137,19 @@ def _settlement_lines(info, rules: Rules) -> list[str]:
         how = f"on points ({points[winner]} to {points[loser]}), the rounded totals tying"
     else:
         how = "on brisques, the rounded totals tying"
-    lines.append(f"{INDENT}seat {winner} wins {how}")
+    lines.append(f"{INDENT}{who(winner, 'wins')} {how}")
     saving = f" + {brisques[loser]} brisques" if decide else ""
     if info[C.GI_RUBICON]:
         counted = max(rounded[loser], S.RUBICON_FLOOR)
         as_floor = f" (counted as {S.RUBICON_FLOOR})" if rounded[loser] < S.RUBICON_FLOOR else ""
-        lines.append(f"{INDENT}seat {loser} is rubiconed: {points[loser]} points{saving} is "
+        lines.append(f"{INDENT}{who(loser, 'is')} rubiconed: {points[loser]} points{saving} is "
                      f"under {line}")
         for_brisques = f" + {bonus} for brisques" if decide else ""
         lines.append(f"{INDENT}stake {stake} = {rounded[winner]} + {counted}{as_floor}"
                      f"{for_brisques} + {rubicon_bonus} for game")
     else:
-        lines.append(f"{INDENT}seat {loser} is not rubiconed: {points[loser]} points{saving} "
-                     f"reach {line}")
+        lines.append(f"{INDENT}{who(loser, 'is')} not rubiconed: {points[loser]} points"
+                     f"{saving} reach {line}")
         lines.append(f"{INDENT}stake {stake} = {game_bonus} for game + {rounded[winner]} - "
                      f"{rounded[loser]}")
     return lines
@@ -177,17 +183,18 @@ def _game_end_line(row: tuple, hands: int, rules: Rules) -> str:
 class _Replay:
     """Turns one hand's trace rows into lines, tracking each seat's cards as it goes."""
 
-    def __init__(self, params) -> None:
-        self.players = int(params[C.PR_PLAYERS])
-        self.partners = bool(params[C.PR_PARTNERS])
+    def __init__(self, rules: Rules) -> None:
+        params, variant = rules.params(), rules.definition
+        self.players = variant.players
+        self.partners = variant.partners
         self.pairs = bool(params[C.PR_STAGE2_PAIRS]) and self.players == 4
-        n_cards = int(params[C.PR_PACKS]) * 32
-        self.stage1 = (n_cards - self.players * int(params[C.PR_HAND_SIZE])) // self.players
+        n_cards = variant.packs * 32
+        self.stage1 = (n_cards - self.players * variant.hand_size) // self.players
         self.hands: list[list[int]] = []
         self.turnup = C.NO_CARD
-        self.polish = bool(params[C.PR_OPEN_CARDS])   # R5: open cards, compounds
+        self.polish = variant.open_cards              # R5: open cards, compounds
         self.rubicon = bool(params[C.PR_TRUMP_BY_MARRIAGE])   # R6: trumps by the first marriage
-        self.brisques_decide = bool(params[C.PR_BRISQUES_COUNT])   # R6.7; six-pack: no (R7.3)
+        self.brisques_decide = variant.brisques_decide   # R6.7; six-pack: no (R7.3)
         self.open: list[list[int]] = []
         self.trump = 0
         self.brisques: list[int] = []

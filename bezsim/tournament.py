@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -47,6 +47,9 @@ from bezsim.engine_api.plugin_faults import run_games_checked
 from bezsim.errors import BezsimError
 from bezsim.rules import Rules, variant_of
 from bezsim.running.simulation import load_kernels_announced
+
+if TYPE_CHECKING:
+    from bezsim.policy_specs.registry import PolicySpec
 
 MAX_SEED = 2**63 - 1
 ALL = "(all)"          # policy_b of a policy's overall row (more than two policies)
@@ -79,28 +82,12 @@ def seatings(players: int, partners: bool = False) -> list[tuple[int, ...]]:
     return out
 
 
-def split_policies(text: str, keep_empty: bool = False) -> list[str]:
-    """``"random,greedy(a=1,b=2)"`` -> ["random", "greedy(a=1,b=2)"]: commas inside
-    parentheses belong to a policy's parameters (empty parts dropped unless
-    ``keep_empty``)."""
-    parts, depth, current = [], 0, ""
-    for ch in text:
-        if ch == "," and depth == 0:
-            parts.append(current)
-            current = ""
-            continue
-        depth += (ch == "(") - (ch == ")")
-        current += ch
-    parts.append(current)
-    return [p.strip() for p in parts if keep_empty or p.strip()]
+def check_policies(policies: str | Sequence[str]) -> list[PolicySpec]:
+    """The policies parsed, one spec each; a tournament needs two distinct ones."""
+    from bezsim.policy_specs.registry import PolicySpec, spec_of, split_specs
 
-
-def check_policies(policies: str | Sequence[str]) -> list[str]:
-    """Validate and canonicalise the policies; a tournament needs two distinct ones."""
-    from bezsim.policy_specs.registry import parse_policies
-
-    if isinstance(policies, str):
-        items = split_policies(policies, keep_empty=True)
+    if isinstance(policies, str) and not isinstance(policies, PolicySpec):
+        items = split_specs(policies, keep_empty=True)
         if len(items) > 1 and not all(items):      # "random,,greedy": one left out?
             raise TournamentError(f"empty policy in {policies!r}")
         items = [item for item in items if item]
@@ -109,8 +96,7 @@ def check_policies(policies: str | Sequence[str]) -> list[str]:
     else:
         raise TournamentError(f"policies must be a comma list or a list of policy names, got "
                               f"{policies!r}")
-    # one seat each: validates every name and spells it canonically, so aliases compare equal
-    names = [parse_policies(item, 1)[0] for item in items]
+    names = [spec_of(item) for item in items]   # aliases and defaults spelled alike
     distinct = list(dict.fromkeys(names))
     if len(distinct) < 2:
         raise TournamentError(f"a tournament needs at least two distinct policies, got "
@@ -198,7 +184,7 @@ def play_pair(rules: Rules, a: str, b: str, games: int, seed: int, threads: int 
     from bezsim.policy_specs.policy_set import resolve_policies
     from bezsim.running.shard_work import COMPUTE_CHUNK
 
-    one_hand_game = bool(rules.params()[C.PR_ONE_HAND_GAME])
+    one_hand_game = rules.definition.one_hand_game
     totals = PairTotals(games)
     for roles in seatings(rules.players, rules.partners):
         seated = resolve_policies([(a, b)[r] for r in roles], rules)      # once per seating
@@ -407,39 +393,51 @@ def _ci(value: float, low: float, high: float, fmt: str) -> str:
 
 
 def format_table(frame: pd.DataFrame, description: dict[str, Any]) -> str:
-    """The table as text, with what its figures mean."""
-    header = ("A", "B", "deals", "games", "wins A", "wins B", "draws", "win rate A [95%]",
-              "margin [95%]", "points/hand A-B [95%]")
-    lines = [[str(r.policy_a), str(r.policy_b), f"{r.deals:,}", f"{r.games:,}", f"{r.wins_a:,}",
-              f"{r.wins_b:,}", f"{r.draws:,}",
-              _ci(r.win_rate_a, r.win_rate_low, r.win_rate_high, ".4f"),
-              _ci(r.margin, r.margin_low, r.margin_high, ".1f"),
-              _ci(r.points_per_hand_diff, r.pph_low, r.pph_high, ".2f")]
-             for r in frame.itertuples()]
-    widths = [max(len(row[c]) for row in [header, *lines]) for c in range(len(header))]
-    left = 2    # policy names align left, numbers right
+    """The table as text, with what its figures mean, in at most TEXT_WIDTH columns (with
+    the built-in policies' names): counts and win rate, then margin and points per hand, as
+    two tables one above the other, and the prose wrapped between words."""
+    import textwrap
 
-    def fmt(row) -> str:
-        return "  ".join(cell.ljust(w) if c < left else cell.rjust(w)
-                         for c, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
-
+    rows = list(frame.itertuples())
+    counts = [("A", "B", "deals", "games", "wins A", "wins B", "draws", "win rate A [95%]")] + [
+        (str(r.policy_a), str(r.policy_b), f"{r.deals:,}", f"{r.games:,}", f"{r.wins_a:,}",
+         f"{r.wins_b:,}", f"{r.draws:,}",
+         _ci(r.win_rate_a, r.win_rate_low, r.win_rate_high, ".4f")) for r in rows]
+    figures = [("A", "B", "margin [95%]", "points/hand A-B [95%]")] + [
+        (str(r.policy_a), str(r.policy_b), _ci(r.margin, r.margin_low, r.margin_high, ".1f"),
+         _ci(r.points_per_hand_diff, r.pph_low, r.pph_high, ".2f")) for r in rows]
     seat_list = description["seatings"]
     definition = variant_of(description["variant"])
     margin_text = (f"the settlement ({definition.settlement_rule}) from A's side, + when A wins"
                    if definition.settlement
                    else "A's final score minus B's best final score")
-    out = [f"tournament: {description['variant']}, {description['games']:,} deals per pair, "
-           f"seed {description['seed']}, {len(seat_list)} seatings per deal "
-           f"({', '.join(seat_list)})", "", fmt(header), *(fmt(row) for row in lines), "",
-           "Duplicate deals: every deal is played once in each seating (the same cards, each "
-           "policy in every seat),",
-           "so the luck of the deal cancels; games = deals x seatings = wins A + wins B + "
-           "draws. Margin and points per hand are averaged over a deal's seatings and",
-           "their intervals are over deals, which is where the pairing tightens them.",
-           f"margin: {margin_text}. win rate: games won by A out of games decided "
-           "(Wilson interval).",
-           "points/hand: A's points per seat and hand minus B's."]
+    notes = ["Duplicate deals: every deal is played once in each seating (the same cards, each "
+             "policy in every seat), so the luck of the deal cancels; games = deals x seatings "
+             "= wins A + wins B + draws. Margin and points per hand are averaged over a deal's "
+             "seatings and their intervals are over deals, which is where the pairing tightens "
+             "them.",
+             "win rate: games won by A out of games decided (Wilson interval).",
+             f"margin: {margin_text}.",
+             "points/hand: A's points per seat and hand minus B's."]
     if (frame["policy_b"] == ALL).any():
-        out.append(f"B = {ALL}: the policy against all others (its games against each of "
-                   "them added up; margins averaged over its opponents per deal).")
+        notes.append(f"B = {ALL}: the policy against all others (its games against each of "
+                     "them added up; margins averaged over its opponents per deal).")
+    head = (f"tournament: {description['variant']}, {description['games']:,} deals per pair, "
+            f"seed {description['seed']}, {len(seat_list)} seatings per deal "
+            f"({', '.join(seat_list)})")
+    out = [*textwrap.wrap(head, TEXT_WIDTH), "", *_aligned(counts), "", *_aligned(figures), ""]
+    for note in notes:
+        out += textwrap.wrap(note, TEXT_WIDTH)
     return "\n".join(out)
+
+
+TEXT_WIDTH = 100
+
+
+def _aligned(table: list[tuple[str, ...]]) -> list[str]:
+    """Rows in columns two spaces apart: the policies (the first two) to the left, the
+    figures to the right."""
+    widths = [max(len(row[c]) for row in table) for c in range(len(table[0]))]
+    return ["  ".join(cell.ljust(w) if c < 2 else cell.rjust(w)
+                      for c, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+            for row in table]

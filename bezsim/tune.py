@@ -31,7 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from bezsim.engine import constants as C
 from bezsim.errors import BezsimError
 from bezsim.io.atomic import write_atomically
 from bezsim.io.writable import KeptElsewhere, check_writable_dir, write_or_keep
@@ -115,7 +114,7 @@ def fitness(rules: Rules, spec: str, against: tuple[str, ...], deals: int, seed:
     """Mean over the opponents of the duplicate-deal result (see the module docstring)."""
     from bezsim.tournament import play_pair
 
-    one_hand = bool(rules.params()[C.PR_ONE_HAND_GAME])
+    one_hand = rules.definition.one_hand_game
     results = []
     for b in against:
         t = play_pair(rules, spec, b, deals, seed, threads)
@@ -223,7 +222,7 @@ def tune(setup: TuneSetup, out: str | Path, threads: int | None = None,
             p.name for p in info.params if p.read_in(setup.variant))})
     check_setup(setup)
     rules = _rules(setup)
-    one_hand = bool(rules.params()[C.PR_ONE_HAND_GAME])
+    one_hand = rules.definition.one_hand_game
     out = Path(out)
     check_writable_dir(out)              # before any game: the tuning is never lost
     out.mkdir(parents=True, exist_ok=True)

@@ -135,6 +135,17 @@ def _fake_registry() -> types.ModuleType:
             raise BezsimError(f"{players} seats need {players} policies, got {len(names)}")
         return names
 
+    class PolicySpec(str):
+        """A name the fake registry knows."""
+
+    def spec_of(text: str) -> PolicySpec:
+        parse_policies(text, 1)
+        return PolicySpec(text.strip())
+
+    module.PolicySpec = PolicySpec
+    module.spec_of = spec_of
+    module.split_specs = lambda text, keep_empty=False: [
+        part.strip() for part in text.split(",") if keep_empty or part.strip()]
     module.parse_policies = parse_policies
     module.parse_spec = lambda spec: (types.SimpleNamespace(name=spec, function=None), {})
     module.policy_functions = lambda specs: None     # no external policies in the fake

@@ -16,12 +16,16 @@ from bezsim import cli
 from bezsim.engine_api import compiling
 from bezsim.engine_api import games as api
 from bezsim.engine_api.compiling import (
+    REFERENCE_CALIBRATION,
+    WHAT,
     announce_compiles,
     compile_estimate,
     compile_message,
     kernel_set,
 )
 from bezsim.running import simulation as runner
+
+HERE = {"calibration": REFERENCE_CALIBRATION, "measured": {}}   # the reference machine
 
 
 def test_the_line_is_said_once_when_a_kernel_compiles_and_the_time_is_counted():
@@ -124,8 +128,9 @@ def test_the_run_says_it_compiles_and_its_rate_leaves_the_compile_out(tmp_path, 
     summary = runner.run_simulation(rules, ["random", "greedy"], 3, 20, tmp_path / "a",
                                     progress=True)
     err = capsys.readouterr().err
-    assert err.splitlines()[0] == ("compiling the engine for this machine (once, about "
-                                   "45 s)…")
+    first = err.splitlines()[0]
+    assert first.startswith("compiling the engine for this machine (once, about ")
+    assert first.endswith(" s here)…")
     assert 0 < summary.compile_seconds < summary.elapsed
     assert summary.hands_per_second == pytest.approx(
         summary.hands / (summary.elapsed - summary.compile_seconds))
@@ -154,8 +159,8 @@ def test_a_cached_engine_says_nothing_on_the_command_line(tmp_path):
 ])
 def test_the_estimate_follows_the_kernels_a_run_needs(policies, kernels, about):
     assert kernel_set(policies) == kernels
-    cold = compile_message([("run", policies)], cached=lambda entry, run_set: False)
-    assert cold == f"compiling the engine for this machine (once, {about})…"
+    cold = compile_message([("run", policies)], lambda entry, run_set: False, **HERE)
+    assert cold == f"compiling {WHAT[kernels]} for this machine (once, {about} here)…"
 
 
 def _cache_holding(*held: tuple[str, str]):
@@ -166,23 +171,97 @@ def test_what_the_cache_holds_counts_nothing():
     expert = [("run", ["expert", "expert"])]
     # the engine with expert compiled for another variant: a Rubicon run compiles only
     # small kernels (the writer's for its tables, a game rerun with wider rows)
-    assert compile_message(expert, _cache_holding(("run", "expert"))) == (
+    assert compile_message(expert, _cache_holding(("run", "expert")), **HERE) == (
         "compiling a small part of the engine for this machine (once, a few seconds)…")
-    assert compile_estimate(expert, _cache_holding(("run", "plain"))) == 75
+    assert compile_estimate(expert, _cache_holding(("run", "plain")), **HERE) == 75
     # a tournament of three policies needs the plain and the expert kernels, each once
     pairs = [("run", ["random", "greedy"]), ("run", ["random", "expert"]),
              ("run", ["greedy", "expert"])]
-    assert compile_estimate(pairs, _cache_holding()) == 45 + 75
-    assert compile_estimate(pairs, _cache_holding(("run", "plain"))) == 75
+    assert compile_estimate(pairs, _cache_holding(), **HERE) == 45 + 75
+    assert compile_estimate(pairs, _cache_holding(("run", "plain")), **HERE) == 75
+    assert compile_message(pairs, _cache_holding(), **HERE) == (
+        f"compiling {WHAT['plain']}; {WHAT['expert']} for this machine (once, about 120 s "
+        "here)…")
 
 
 def test_a_traced_game_shares_the_run_kernels_of_its_policies():
     trace = [("trace", ["random", "greedy"])]
-    assert compile_estimate(trace, _cache_holding()) == 45
-    assert compile_estimate(trace, _cache_holding(("run", "plain"))) == 5
-    assert compile_estimate(trace, _cache_holding(("run", "plain"), ("trace", "plain"))) == 0
-    assert compile_estimate([("step", ()), ("position", ())], _cache_holding()) == 80 + 5
-    assert compile_estimate([("step", ())], _cache_holding(("step", ""))) == 0
+    assert compile_estimate(trace, _cache_holding(), **HERE) == 45
+    assert compile_estimate(trace, _cache_holding(("run", "plain")), **HERE) == 5
+    assert compile_estimate(trace, _cache_holding(("run", "plain"), ("trace", "plain")),
+                            **HERE) == 0
+    assert compile_estimate([("step", ()), ("position", ())], _cache_holding(), **HERE) == 85
+    assert compile_estimate([("step", ())], _cache_holding(("step", "")), **HERE) == 0
+
+
+def test_the_estimate_is_this_machines_measurement():
+    """A machine that compiles the calibration kernel twice as slowly is told twice the
+    wait; a compile measured here replaces the reference figure, scaled the same way."""
+    cold = _cache_holding()
+    plain = [("run", ["random"])]
+    slow = 2 * REFERENCE_CALIBRATION
+    assert compile_estimate(plain, cold, calibration=slow, measured={}) == 90
+    measured = {"plain": {"seconds": 30.0, "calibration": REFERENCE_CALIBRATION}}
+    assert compile_estimate(plain, cold, calibration=REFERENCE_CALIBRATION,
+                            measured=measured) == 30
+    assert compile_estimate(plain, cold, calibration=slow, measured=measured) == 60
+    expert = [("run", ["expert"])]      # no measurement of it here: the reference's
+    assert compile_estimate(expert, cold, calibration=slow, measured=measured) == 150
+
+
+def test_a_compile_time_is_kept_beside_the_cache(tmp_path, monkeypatch):
+    from numba.core import config
+
+    (tmp_path / "cache" / "0123abcd").mkdir(parents=True)      # as the cache places it
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache" / "0123abcd"),
+                        raising=False)
+    assert compiling.measured_times() == {}
+    compiling.record_time("expert", 61.234, 0.4)
+    compiling.record_time("plain", 30.0, 0.5)
+    assert compiling.measured_times() == {"expert": {"seconds": 61.23, "calibration": 0.4},
+                                          "plain": {"seconds": 30.0, "calibration": 0.5}}
+    assert (tmp_path / "cache" / compiling.TIMES_FILE).is_file()
+    (tmp_path / "cache" / compiling.TIMES_FILE).write_text("not json")
+    assert compiling.measured_times() == {}
+
+
+def test_the_calibration_compiles_afresh_each_process():
+    seconds = compiling.calibration_seconds()
+    assert 0 < seconds < 30 and compiling.calibration_seconds() == seconds
+
+
+class _Stream:
+    def __init__(self, tty: bool) -> None:
+        self.tty, self.text = tty, ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("tty", [False, True])
+def test_a_long_compile_shows_it_is_alive(tty, monkeypatch):
+    import time
+
+    monkeypatch.setattr(compiling, "TICK_SECONDS", 0.02)
+    monkeypatch.setattr(compiling, "LINE_SECONDS", 0.02)
+    stream = _Stream(tty)
+    ticker = compiling._Ticker(75, stream)
+    ticker.start()
+    time.sleep(0.2)
+    ticker.stop()
+    ticks = stream.text.count("still compiling: ")
+    assert ticks >= 2 and "of about 75 s" in stream.text
+    if tty:
+        assert stream.text.count("\r") == ticks + 1
+        assert stream.text.endswith("\r  compiled in 0 s\033[K\n")
+    else:
+        assert stream.text.count("\n") == ticks and "compiled in" not in stream.text
 
 
 def test_the_cache_is_read_as_numba_reads_it(tmp_path):
@@ -205,21 +284,36 @@ POSITION = ('{"variant": "ordinary", "trumps": "♥", "turnup": "9♥", "stock":
             '"phase": "declare", "seats": [{"hand": ["K♥", "Q♥", "J♦", "Q♠"]}, {"hand": []}]}')
 
 
-@pytest.mark.parametrize("command, module, function, about", [
-    (["explain", "{position}"], "bezsim.position", "explain", "about 5 s"),
-    (["replay", "--seed", "1"], "bezsim.replay", "transcript", "about 45 s"),
+@pytest.fixture
+def reference_machine(monkeypatch):
+    """Estimates as on the reference machine, whatever this one measures."""
+    monkeypatch.setattr(compiling, "calibration_seconds", lambda: REFERENCE_CALIBRATION)
+    monkeypatch.setattr(compiling, "measured_times", lambda: {})
+    monkeypatch.setattr(compiling, "record_time", lambda *args: None)
+
+
+def _said(*keys: str) -> str:
+    """The line said for a cold compile of these REFERENCE_SECONDS keys."""
+    what = "; ".join(WHAT[k] for k in keys)
+    seconds = sum(compiling.REFERENCE_SECONDS[k] for k in keys)
+    return f"compiling {what} for this machine (once, about {seconds} s here)…"
+
+
+@pytest.mark.parametrize("command, module, function, keys", [
+    (["explain", "{position}"], "bezsim.position", "explain", ["position"]),
+    (["replay", "--seed", "1"], "bezsim.replay", "transcript", ["plain"]),
     (["replay", "--seed", "1", "--policies", "expert"], "bezsim.replay", "transcript",
-     "about 75 s"),
+     ["expert"]),
     (["play", "--seed", "1", "--save", "{tmp}/g.json"], "bezsim.step.play", "play_terminal",
-     "about 80 s"),
+     ["step"]),
     (["play", "--seed", "1", "--hint", "search", "--save", "{tmp}/g.json"], "bezsim.step.play",
-     "play_terminal", "about 230 s"),
+     "play_terminal", ["step", "external"]),
     (["tune", "--policy", "heuristic", "--against", "random,expert", "--deals", "2",
       "--generations", "1", "--popsize", "2", "--seed", "1", "--out", "{tmp}/tune"],
-     "bezsim.tune", "tune", "about 120 s"),
+     "bezsim.tune", "tune", ["plain", "expert"]),
 ])
-def test_every_command_that_may_compile_says_so_once(command, module, function, about,
-                                                     tmp_path, monkeypatch):
+def test_every_command_that_may_compile_says_so_once(command, module, function, keys,
+                                                     tmp_path, monkeypatch, reference_machine):
     """Cold (nothing in the cache), each command says one line on stderr when its first
     kernel compiles, with the estimate of what it calls: the position kernels, a traced
     game, the step API's replay (and the search a hint plays), a tuning's run kernels."""
@@ -252,10 +346,11 @@ def test_every_command_that_may_compile_says_so_once(command, module, function, 
     assert result.exit_code == 0, (result.stdout, result.stderr)
     assert compiled == [56]
     said = [line for line in result.stderr.splitlines() if "compiling" in line]
-    assert said == [f"compiling the engine for this machine (once, {about})…"]
+    assert said == [_said(*keys)]
 
 
-def test_a_tournament_says_it_compiles_before_its_bar(fake_engine, rules, capsys, monkeypatch):
+def test_a_tournament_says_it_compiles_before_its_bar(fake_engine, rules, capsys, monkeypatch,
+                                                     reference_machine):
     from bezsim.tournament import run_tournament
 
     @numba.njit
@@ -274,8 +369,7 @@ def test_a_tournament_says_it_compiles_before_its_bar(fake_engine, rules, capsys
     frame = run_tournament(rules, ["random", "greedy"], games=4, seed=1, progress=True)
     assert len(frame) == 2
     assert lineups == [["random", "greedy"]]          # every pair's kernels, before playing
-    assert capsys.readouterr().err.splitlines()[0] == (
-        "compiling the engine for this machine (once, about 45 s)…")
+    assert capsys.readouterr().err.splitlines()[0] == _said("plain")
 
 
 def test_the_warm_up_batch_has_a_real_batchs_layouts_and_leaves_row_sizing_alone():

@@ -122,7 +122,7 @@ def test_a_run_begun_by_other_code_is_read_but_not_finished(tmp_path, whole):
     nothing written) unless the code that began it finishes it; a finished run is fine."""
     import shutil
 
-    from bezsim.engine.cache import kernel_digest
+    from bezsim.compile_cache import kernel_digest
 
     for stored, shown in (("0123456789abcdef", "0123456789abcdef"), (None, "unrecorded")):
         out = tmp_path / shown

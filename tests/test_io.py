@@ -332,7 +332,7 @@ def test_manifest_new_resume_and_different(tmp_path):
 
 
 def test_manifest_contents(tmp_path):
-    from bezsim.engine.cache import kernel_digest
+    from bezsim.compile_cache import kernel_digest
 
     mf.write_manifest(tmp_path, mf.build_manifest(_identity(seed=5)))
     stored = json.loads((tmp_path / "manifest.json").read_text())

@@ -9,6 +9,7 @@ import json
 import re
 from functools import cache
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -18,8 +19,8 @@ from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.replay import kind_label
 from bezsim.rules import Rules
-from bezsim.step.play import continue_terminal, ordered, play_terminal
-from bezsim.step.step_game import StepGame
+from bezsim.step.play import continue_terminal, menu, ordered, play_terminal
+from bezsim.step.step_game import Action, StepGame
 
 SUITS = "♠♥♦♣"
 
@@ -77,14 +78,17 @@ def says(rules, seat, you, verb):
 @cache
 def stepped(variant, seed, you, options):
     """The game ``play_screens`` plays typing 1 each time, decided again step by step: at
-    each decision the engine's trace rows so far and the state there."""
+    each decision the person is asked (more than one move), the engine's trace rows so far
+    and the state there."""
     rules = Rules.make(variant, dict(options))
     g = StepGame(rules, seed, 0, [None if s == you else "expert"
                                   for s in range(rules.players)])
     points = []
     while not g.over:
-        points.append((g.history(), g.state_array(), g.observation()))
-        g.step(ordered(g)[0].index)
+        moves = menu(g)
+        if len(moves) > 1:
+            points.append((g.history(), g.state_array(), g.observation()))
+        g.step(moves[0].index)
     return rules, points, g.history()
 
 
@@ -212,8 +216,8 @@ def test_the_hand_is_grouped_by_suit_in_the_order_of_the_moves(games):
         assert order == sorted(order) and len(set(order)) == len(order)
         moves = screen.splitlines()[-1]
         if moves.startswith("1) ") and "(" not in moves:
-            named = re.findall(r"\d+\) (\S+)", moves)
-            assert named == [c for c in obs["hand"] if c in named]
+            named = re.findall(r"\d+\) (\S+)", moves)          # copies alike: one move
+            assert named == list(dict.fromkeys(c for c in obs["hand"] if c in named))
             assert len(moves.split("     ")) == len(groups) or len(named) < len(obs["hand"])
 
 
@@ -271,6 +275,145 @@ def test_polish_open_cards_and_the_seven_are_told(games):
     sevens = sum(r[0] == C.TR_EVENT and r[4] in (C.K_SEVEN_EXCHANGE, C.K_SEVEN_PLAYED)
                  for r in rows)
     assert sevens == text.count("the trick's 7") + text.count("the seven of trumps 7") > 0
+
+
+def test_the_end_of_a_rubicon_game_is_told_to_you(tmp_path):
+    """The settlement says "you" for the person's seat to the end, and says plainly who is
+    rubiconed and what it costs; replay, which has no "you", still names seats."""
+    ends = []
+    for against, seed, you, hinted in (("expert", 7, 1, False), ("random", 3, 0, True)):
+        out: list[str] = []
+
+        def read(prompt, out=out, hinted=hinted):
+            asked = re.match(r"hint \(expert\): (\d+)\) ", out[-1]) if hinted else None
+            return asked.group(1) if asked else ("h" if hinted else "1")
+        path = play_terminal(Rules.make("rubicon"), against, seed, you,
+                             save=tmp_path / f"{seed}.json", read=read, write=out.append)
+        saved = StepGame.load(path)
+        info = saved.result().game_info[0]
+        winner, stake = int(info[C.GI_WINNER]), int(info[C.GI_STAKE])
+        end = out[next(i for i, x in enumerate(out) if x.startswith("game over:")):]
+        assert info[C.GI_RUBICON] == 1 and winner in (0, 1)
+        assert not [x for x in end if f"seat {you}" in x], end
+        other = f"seat {1 - you}"
+        if winner == you:
+            assert f"  you win {int(info[C.GI_ROUNDED + you])} to " in "\n".join(end)
+            assert any(x.startswith(f"  {other} is rubiconed: ") for x in end), end
+            assert f"you rubiconed {other}: you win {stake} points" in end
+        else:
+            assert any(x.startswith("  you are rubiconed: ") for x in end), end
+            assert f"you are rubiconed: you lose {stake} points to {other}" in end
+        assert f"  stake {stake} = " in "\n".join(end)
+        assert f"seat {1 - winner} is rubiconed: " in saved.transcript()
+        ends.append(winner == you)
+    assert ends == [False, True]          # rubiconed, then rubiconing
+
+
+def test_copies_of_a_card_that_differ_say_where_each_lies(games):
+    """Two copies of a card, one declared on the table and one concealed, are two moves
+    saying which is which (the seat's own knowledge row says where each lies); copies
+    alike are one move, unlabelled."""
+    rules, screens, _, _, points, _ = games("ordinary", 5, 0, {})
+    labelled = 0
+    for screen, (_, S, _) in zip(screens[:-1], points, strict=True):
+        if S[st.O_DECISION] != C.D_PLAY:
+            continue
+        places: dict[str, set] = {}
+        for c in S[st.O_ACTS:st.O_ACTS + S[st.O_N_ACTS]]:
+            places.setdefault(card_name(int(c)), set()).add(
+                "declared, on the table" if S[st.O_SEEN + c] == C.V_MINE_SHOWN else "in hand")
+        expected = sorted((name, where if len(found) > 1 else "")
+                          for name, found in places.items() for where in found)
+        shown = re.findall(r"\d+\) (\S+)(?: \(([^)]*)\))?", screen.splitlines()[-1])
+        assert sorted(shown) == expected, screen.splitlines()[-1]
+        labelled += sum(bool(where) for _, where in shown)
+    assert labelled >= 2
+
+
+def test_a_card_with_copies_that_differ_typed_by_name_asks_which(tmp_path):
+    rules = Rules.make("ordinary")
+    g = StepGame(rules, 5, 0, [None, "expert"])
+    asked = 0
+    while not any(m.name.endswith(" (in hand)") for m in menu(g)):
+        moves = menu(g)
+        asked += len(moves) > 1
+        g.step(moves[0].index)
+    moves = menu(g)
+    n = [i for i, m in enumerate(moves, 1) if m.name.endswith("(declared, on the table)")]
+    card = moves[n[0] - 1].actions[0].value
+    typed = card_name(card).lower().replace("♦", "d").replace("♠", "s").replace(
+        "♥", "h").replace("♣", "c")
+    out: list[str] = []
+    read, _ = scripted(["1"] * asked + [typed, str(n[0]), "q"])
+    path = play_terminal(rules, "expert", 5, 0, save=tmp_path / "g.json", read=read,
+                         write=out.append)
+    both = " or ".join(f"{i}) {m.name}" for i, m in enumerate(moves, 1)
+                       if m.actions[0].value & 31 == card & 31)
+    assert f"'{typed}' is {both}: type its number" in out and "(in hand)" in both
+    rows = StepGame.load(path).history().tolist()
+    assert [r for r in rows if r[0] == C.TR_PLAY and r[3] == 0][-1][4] == card
+
+
+class _Offer:
+    """A play decision offering ``cards`` (card -> (seen code, declaration history)) to seat
+    0, with what ``menu`` reads."""
+
+    decision, seat = "play", 0
+
+    def __init__(self, cards):
+        self.S = np.zeros(st.S_BASE, np.int32)
+        for c, (code, history) in cards.items():
+            self.S[st.O_SEEN + c], self.S[st.O_HIST + c] = code, history
+        self.cards = list(cards)
+
+    def actions(self):
+        return [Action(i, "card", c, card_name(c)) for i, c in enumerate(self.cards)]
+
+    def view(self):
+        return self.S
+
+
+def test_the_menu_joins_copies_alike_and_tells_apart_those_that_differ():
+    king, queen, ace = 8 + C.KING, 8 + C.QUEEN, C.ACE          # K♥, Q♥, A♠; +32: the copy
+    offer = _Offer({queen + 32: (C.V_MINE_SHOWN, C.H_MARRIAGE), queen: (C.V_MINE, 0),
+                    king: (C.V_MINE_SHOWN, C.H_MARRIAGE), king + 32: (C.V_MINE_SHOWN, C.H_FOUR),
+                    ace: (C.V_MINE, 0), ace + 32: (C.V_MINE, 0)})
+    moves = menu(offer)
+    assert [m.name for m in moves] == [
+        "A♠", "K♥ (declared in marriage, on the table)",
+        "K♥ (declared in four of a kind, on the table)", "Q♥ (in hand)",
+        "Q♥ (declared, on the table)"]
+    assert [[a.value for a in m.actions] for m in moves] == [
+        [ace, ace + 32], [king], [king + 32], [queen], [queen + 32]]
+
+
+def test_a_forced_move_is_played_and_said_in_one_line(games):
+    """A decision with one move is not asked: it is played, told in one line, and saved
+    like any other; the game is the one typed move by move."""
+    rules, screens, text, path, points, final = games("rubicon", 5, 1, {})
+    g = StepGame(rules, 5, 0, ["expert", None])
+    forced = []
+    while not g.over:
+        moves = menu(g)
+        if len(moves) == 1:
+            forced.append(moves[0].name)
+        g.step(moves[0].index)
+    assert len(forced) >= 2
+    assert re.findall(r"^only one legal card: you play (\S+)$", text, re.M) == forced
+    assert len(json.loads(path.read_text())["decisions"]) == len(points) + len(forced)
+    assert StepGame.load(path).history().tolist() == final.tolist()
+
+
+def test_play_help_names_every_built_in_policy(monkeypatch):
+    from bezsim.policy_specs import registry
+
+    def against() -> str:
+        text = " ".join(CliRunner().invoke(cli, ["play", "--help"]).output.split())
+        return text[text.index("--against"):text.index("--seed")]
+    assert "learned" in registry.POLICY_NAMES
+    assert f"({', '.join(registry.POLICY_NAMES)})" in against()
+    monkeypatch.setattr(registry, "POLICY_NAMES", (*registry.POLICY_NAMES, "newcomer"))
+    assert ", search, newcomer)" in against()
 
 
 # --- the prompt ------------------------------------------------------------------------------
@@ -368,6 +511,7 @@ def test_a_game_left_and_continued_is_the_game_played_in_one_go(tmp_path):
     out: list[str] = []
     again = continue_terminal(left, read=scripted(["1"] * 500)[0], write=out.append)
     assert again == left and "continuing " in out[0] and "game over:" in "\n".join(out)
+    assert "only one legal card: you play " in "\n".join(out)     # taken up, unasked
     a, b = json.loads(whole.read_text()), json.loads(left.read_text())
     assert a["decisions"] == b["decisions"] and b["over"] is True
     assert StepGame.load(whole).scores() == StepGame.load(left).scores()

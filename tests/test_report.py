@@ -17,7 +17,7 @@ from bezsim.analysis.scores import score_summary
 from bezsim.analysis.seats import lead_value, seat_stats
 from bezsim.cli import cli
 from bezsim.report import to_html, to_markdown, write_report
-from bezsim.report.document import jsonable, pct
+from bezsim.report.document import jsonable, pct, pp
 from bezsim.report.run_report import build_run_report
 
 VARIANTS = ["ordinary", "three_handed", "four_handed", "four_handed_partners", "polish",
@@ -81,6 +81,18 @@ def test_variant_sections_state_their_functions(reports):
     d = diffs.iloc[0]
     _same(numbers["policies.greedy-heuristic.points_per_seat_hand"],
           [d["pph_diff"], d["pph_diff_low"], d["pph_diff_high"]])
+
+
+def test_a_difference_of_two_rates_is_in_percentage_points(reports):
+    """Rates are written in %, the difference of two rates in pp (as the README writes it):
+    "+1.20%" would read as a change relative to the rate."""
+    assert pp((0.0123, -0.004, 0.0288)) == "+1.23 pp [-0.40 pp, +2.88 pp]"
+    doc = reports["ordinary"]
+    d = doc.numbers["policies.greedy-heuristic.win_rate_per_seat"]
+    row = next(line for line in to_markdown(doc).splitlines()
+               if line.startswith("| greedy − heuristic |"))
+    win = row.rstrip(" |").rsplit(" | ", 1)[1]
+    assert win == pp(d) and "%" not in win
 
 
 def test_html_is_self_contained_and_says_the_numbers(reports):
@@ -175,7 +187,7 @@ def test_a_stored_study_run_of_other_kernels_is_played_again(tmp_path, monkeypat
     """A study reuses a finished run only if the kernel sources that played it are today's
     (the digest beside it); a run of other or unknown kernels is removed to be played again,
     one of the same kernels is kept (so an interrupted run resumes)."""
-    from bezsim.engine import cache
+    from bezsim import compile_cache as cache
     from bezsim.report.study import same_kernels
 
     run = tmp_path / "ordinary-expert"

@@ -22,33 +22,14 @@ ALIAS = "random_alias"    # plays exactly as random: a policy against itself
 
 @pytest.fixture
 def alias(monkeypatch):
-    """Register ALIAS as a second name of ``random`` (the registry refuses a name twice)."""
-    from bezsim.engine_api import compiling
-    from bezsim.policy_specs import policy_set, registry
+    """Register ALIAS as a second name of ``random``: a spec is parsed once, so the name is
+    read only by the registry and every later step plays random's id."""
+    import dataclasses
 
-    parse, run, load = registry.parse_policies, api.run_games, api.load_kernels
-    message = compiling.compile_message
+    from bezsim.policy_specs import registry
 
-    def parse_policies(text, players, *args):
-        if text == ALIAS:
-            return [ALIAS] * players
-        return parse(text, players, *args)
-
-    def unalias(policies):
-        return ["random" if p == ALIAS else p for p in policies]
-
-    def run_games(rules, policies, *args, **kw):
-        return run(rules, unalias(policies), *args, **kw)
-
-    resolve = policy_set.resolve_policies
-    monkeypatch.setattr(registry, "parse_policies", parse_policies)
-    monkeypatch.setattr(policy_set, "resolve_policies", lambda policies, rules: resolve(
-        policies if isinstance(policies, policy_set.PolicySet) else unalias(policies), rules))
-    monkeypatch.setattr(api, "run_games", run_games)
-    monkeypatch.setattr(api, "load_kernels", lambda rules, policies: load(rules,
-                                                                         unalias(policies)))
-    monkeypatch.setattr(compiling, "compile_message", lambda needs, cached=None: message(
-        [(entry, unalias(policies)) for entry, policies in needs], cached))
+    monkeypatch.setitem(registry.BUILTINS, ALIAS,
+                        dataclasses.replace(registry.BUILTINS["random"], name=ALIAS))
 
 
 def invoke(*args: str):
@@ -229,12 +210,37 @@ def test_the_all_rows_count_their_games_as_their_wins_and_draws(tmp_path):
     result = invoke("tournament", "--policies", "random,greedy,heuristic", "--games", "20",
                     "--seed", "5", "--out", str(tmp_path / "t"), "--no-progress")
     assert result.exit_code == 0, result.stderr
-    rows = [line.split() for line in result.stdout.splitlines() if T.ALL in line.split()]
+    counts = result.stdout.split("\n\n")[1]          # the table of counts, then of figures
+    rows = [line.split() for line in counts.splitlines() if T.ALL in line.split()]
     assert [r[0] for r in rows] == ["random", "greedy", "heuristic"]
     for _, _, deals, games, wins_a, wins_b, draws, *_ in rows:
         # two opponents, two seatings each: 4 games a deal
         assert (deals, games) == ("20", "80")
         assert int(wins_a) + int(wins_b) + int(draws) == 80
+
+
+def test_the_printed_table_fits_100_columns(tmp_path):
+    """Counts and win rate, then margin and points per hand, as two tables one above the
+    other, and the notes wrapped between words: no line over 100 characters."""
+    result = invoke("tournament", "--variant", "rubicon", "--policies", "random,greedy",
+                    "--games", "12", "--seed", "3", "--threads", "1", "--out",
+                    str(tmp_path / "t"), "--no-progress")
+    assert result.exit_code == 0, result.stderr
+    table = result.stdout.split("\n\nwritten: ")[0]       # then where it went, a path
+    lines = table.splitlines()
+    assert max(len(line) for line in lines) <= 100, max(lines, key=len)
+    _, counts, figures, notes = table.split("\n\n")
+    assert counts.splitlines()[0].split() == ["A", "B", "deals", "games", "wins", "A", "wins",
+                                              "B", "draws", "win", "rate", "A", "[95%]"]
+    assert figures.splitlines()[0].split() == ["A", "B", "margin", "[95%]", "points/hand",
+                                               "A-B", "[95%]"]
+    frame = T.read_tournament(tmp_path / "t")
+    for line, r in zip(figures.splitlines()[1:], frame.itertuples(), strict=True):
+        assert line.split()[:3] == [r.policy_a, r.policy_b, f"{r.margin:.1f}"]
+    # wrapped between words: the sentences come back whole when the lines are joined
+    assert ("so the luck of the deal cancels; games = deals x seatings = wins A + wins B + "
+            "draws.") in " ".join(notes.splitlines())
+    assert all(line == line.strip() for line in notes.splitlines())
 
 
 def test_cli_default_out_dir_and_drawn_seed(tmp_path, monkeypatch):

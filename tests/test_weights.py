@@ -3,7 +3,7 @@ parameters, the kernels' columns, the default rows and the kernel cache key foll
 
 import pytest
 
-from bezsim.engine.cache import _PACKAGE, kernel_sources
+from bezsim.compile_cache import _PACKAGE, kernel_sources
 from bezsim.policies import builtin, heuristic, search_params
 from bezsim.policies.expert import weights as expert_weights
 from bezsim.policies.learned import weights as learned_weights

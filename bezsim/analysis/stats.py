@@ -24,13 +24,6 @@ class Estimate(NamedTuple):
     low: float
     high: float
 
-    def contains(self, x: float) -> bool:
-        return self.low <= x <= self.high
-
-    @property
-    def half_width(self) -> float:
-        return (self.high - self.low) / 2
-
     def format(self, fmt: str = ".4f", scale: float = 1.0) -> str:
         """``0.5123 [0.5001, 0.5245]``; ``scale=100`` shows a rate as a percentage."""
         return format_ci(tuple(x * scale for x in self), fmt)

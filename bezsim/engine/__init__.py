@@ -5,6 +5,6 @@ The kernels compile with ``error_model="numpy"``: an integer division or modulo 
 zero-divisor check that would raise (the engine divides only by seat counts, constants and
 ``max(1, ...)``), which measured 2-3% faster hands; plug-in policies keep numba's default.
 Importing this package loads no numba: constants (``engine.constants``) stay cheap for the
-rules and the command line; ``engine.jit`` places the kernels' cache (``engine.cache``)
+rules and the command line; ``engine.jit`` places the kernels' cache (``bezsim.compile_cache``)
 before any kernel is defined.
 """

@@ -19,7 +19,7 @@ import numba
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
-from bezsim.engine.cache import use_versioned_cache_dir
+from bezsim.compile_cache import use_versioned_cache_dir
 
 use_versioned_cache_dir()      # before any kernel is defined, so every kernel caches there
 

@@ -98,7 +98,6 @@ CN_TFOUR = 42      # + rank (A..J): copies of that rank in trumps free for its f
 CN_NONE = 47       # where faces feeding nothing are counted (never read)
 CN_SIZE = 48
 
-FORBID_DOUBLE = H_BEZ2 | H_BEZ3 | H_BEZ4   # no double from a double or a higher bezique
 BEZ_KINDS = (K_BEZIQUE, K_DOUBLE_BEZIQUE, K_TRIPLE_BEZIQUE, K_QUADRUPLE_BEZIQUE)
 BEZ_BITS = (H_BEZ1, H_BEZ2, H_BEZ3, H_BEZ4)
 FOUR_KINDS = (K_FOUR_ACES, -1, K_FOUR_KINGS, K_FOUR_QUEENS, K_FOUR_JACKS)
@@ -231,11 +230,6 @@ def bezique_forbid(params, level):
 @njit(error_model="numpy", cache=True, _nrt=False)
 def single_forbid(params):
     return bezique_forbid(params, 1)
-
-
-@njit(error_model="numpy", cache=True, _nrt=False)
-def double_forbid(params):
-    return bezique_forbid(params, 2)
 
 
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)

@@ -1,33 +1,53 @@
-"""Saying when the engine compiles, and timing it apart from the games.
+"""Saying when the engine compiles, how long it will take here, and that it is alive.
 
 The first run after an install or an engine change compiles the kernels for this machine
-(tens of seconds), later runs load them from the on-disk cache in about a second. numba
-fires its ``numba:compile`` event only for a kernel it compiles, never for one it loads
+(tens of seconds to minutes), later runs load them from the on-disk cache in about a second.
+numba fires its ``numba:compile`` event only for a kernel it compiles, never for one it loads
 from the cache, so listening to that event tells the two apart without compiling anything
-twice.
+twice. The estimate said is a measurement of this machine: the seconds a compile took when
+it last ran here (kept beside the cache), or else the reference machine's figure, each scaled
+by how long a small calibration kernel takes to compile now against then, so that a slower
+or busier machine is told a longer wait.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import json
+import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from numba.core import event
 
-# Cold compiles into an empty cache on the 2-core CI machine (benchmarks/startup.py), by
-# the entry kernel a command calls: a run's kernels without expert, with it, with learned
-# (and so expert; timed on one machine), and with the function slots of search and
-# plug-ins; the step API's replay with every built-in compiled
-# in (bezsim play: 1.8 times a plain run's compile, timed on one machine); the position
-# kernels (bezsim explain) and a traced game once the run kernels of its policies are cached
-# (bezsim replay), which shares all they compile: each about a second in eight of that
-# plain run, imports included.
-ESTIMATE_SECONDS = {"plain": 45, "expert": 75, "learned": 165, "external": 150,
-                    "external_learned": 240, "step": 80, "position": 5, "trace": 5}
+# Cold compiles into an empty cache on the reference machine (2 cores, otherwise idle;
+# benchmarks/startup.py), by the entry kernel a command calls: a run's kernels without
+# expert, with it, with learned (and so expert), and with the function slots of search and
+# plug-ins (search's own play-out engine included); the step API's replay with every
+# built-in compiled in (bezsim play); the position kernels (bezsim explain) and a traced game
+# once the run kernels of its policies are cached (bezsim replay), which shares all they
+# compile.
+REFERENCE_SECONDS = {"plain": 45, "expert": 75, "learned": 165, "external": 150,
+                     "external_learned": 240, "step": 80, "position": 5, "trace": 5}
+ESTIMATE_SECONDS = REFERENCE_SECONDS       # the name the tests and benchmarks know
+REFERENCE_CALIBRATION = 0.13   # seconds the calibration kernel takes to compile there
+WHAT = {"plain": "the engine", "expert": "the engine with expert's player",
+        "learned": "the engine with learned's and expert's players",
+        "external": "the engine with search's seat and search's play-out engine",
+        "external_learned": "the engine with search's and learned's seats and search's "
+                            "play-out engine",
+        "step": "the step engine with every built-in player",
+        "position": "the position kernels", "trace": "a traced game's kernels"}
+TIMES_FILE = "compile_times.json"   # beside the versioned caches: measured here, by key
+TICK_SECONDS = 1.0                  # a terminal's line is refreshed this often
+LINE_SECONDS = 30.0                 # elsewhere (a log), a line this often
 
 
 @dataclass
@@ -38,10 +58,54 @@ class CompileClock:
     compiled: bool = False
 
 
+class _Ticker:
+    """Shows that a long compile is alive: on a terminal one line refreshed every
+    TICK_SECONDS (seconds so far, of about the estimate), elsewhere a line every
+    LINE_SECONDS; on a terminal the line is replaced by the time taken when it ends."""
+
+    def __init__(self, estimate: int, stream: Any = None) -> None:
+        self.estimate, self.stream = estimate, stream or sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.began = time.perf_counter()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="bezsim-compile-ticker",
+                                       daemon=True)
+
+    def _line(self) -> str:
+        spent = time.perf_counter() - self.began
+        about = f" of about {self.estimate} s" if self.estimate else ""
+        return f"  still compiling: {spent:.0f} s{about}"
+
+    def _run(self) -> None:
+        period = TICK_SECONDS if self.tty else LINE_SECONDS
+        while not self.done.wait(period):
+            with contextlib.suppress(OSError, ValueError):
+                if self.tty:
+                    self.stream.write("\r" + self._line() + "\033[K")
+                else:
+                    self.stream.write(self._line() + "\n")
+                self.stream.flush()
+
+    def start(self) -> None:
+        self.began = time.perf_counter()
+        self.thread.start()
+
+    def stop(self) -> None:
+        if not self.thread.is_alive():
+            return
+        self.done.set()
+        self.thread.join()
+        if self.tty:
+            spent = time.perf_counter() - self.began
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.write(f"\r  compiled in {spent:.0f} s\033[K\n")
+                self.stream.flush()
+
+
 class _Listener(event.Listener):
     def __init__(self, clock: CompileClock, say: Callable[[str], None] | None,
-                 message: Callable[[], str]) -> None:
-        self.clock, self.say, self.message = clock, say, message
+                 message: Callable[[], str], ticker: _Ticker | None = None) -> None:
+        self.clock, self.say, self.message, self.ticker = clock, say, message, ticker
         self.depth = 0            # compiles nest (a kernel compiles what it calls)
         self.began = 0.0
 
@@ -51,6 +115,8 @@ class _Listener(event.Listener):
             self.began = time.perf_counter()
             if not self.clock.compiled and self.say is not None:
                 self.say(self.message())
+                if self.ticker is not None:
+                    self.ticker.start()
             self.clock.compiled = True
 
     def on_end(self, ev: event.Event) -> None:
@@ -122,18 +188,80 @@ def entry_cached(entry: str, run_set: str) -> bool:
     if entry == "run" and run_set.startswith("external"):
         from bezsim.policies.search import slot_source  # search compiles in its own
 
-        return _on_disk(run_serial, run_set) and _on_disk(slot_source())
+        return _on_disk(run_serial, run_set) and _on_disk(slot_source("play"))
     return _on_disk(run_serial if entry == "run" else trace_game, run_set)
 
 
-def compile_estimate(needs: Sequence[Need],
-                     cached: Callable[[str, str], bool] | None = None) -> int:
-    """Seconds a cold compile of what a command calls takes (``needs``: entry kernels and
-    the policies each plays), leaving out what the on-disk cache holds (``cached``, by
-    default ``entry_cached``); 0 when only small kernels are left to compile."""
-    cached = cached or entry_cached
-    seconds = 0
-    seen = set()
+def _calibration_kernel_source() -> str:
+    return (
+        "def calibrate(a, b):\n"
+        "    total = 0\n"
+        "    for i in range(a.shape[0]):\n"
+        "        for j in range(b.shape[0]):\n"
+        "            if a[i] > b[j]:\n"
+        "                total += a[i] * 3 - b[j]\n"
+        "            elif a[i] == b[j]:\n"
+        "                total -= 1\n"
+        "    return total\n")
+
+
+@functools.cache
+def calibration_seconds() -> float:
+    """Seconds this machine takes now to compile a small fixed kernel (the best of three
+    fresh copies, never cached): what the estimates scale by."""
+    import numba
+    import numpy as np
+
+    best = float("inf")
+    args = (np.zeros(4, np.int64), np.zeros(4, np.int64))
+    for _ in range(3):
+        space: dict[str, Any] = {}
+        exec(_calibration_kernel_source(), space)       # a new function: compiled afresh
+        began = time.perf_counter()
+        numba.njit(space["calibrate"])(*args)
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+def _times_path() -> Path | None:
+    """The file of compile times measured on this machine (beside the versioned caches)."""
+    from numba.core import config
+
+    cache = getattr(config, "CACHE_DIR", "")
+    return Path(cache).parent / TIMES_FILE if cache else None
+
+
+def measured_times() -> dict[str, dict[str, float]]:
+    """Compile times measured here: {key: {"seconds": s, "calibration": c}}."""
+    path = _times_path()
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        if path is not None and path.is_file():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return {k: v for k, v in data.items()
+                    if isinstance(v, dict) and v.get("seconds", 0) > 0
+                    and v.get("calibration", 0) > 0}
+    return {}
+
+
+def record_time(key: str, seconds: float, calibration: float) -> None:
+    """Keep a measured compile time for later estimates (best effort: a read-only cache
+    keeps nothing)."""
+    path = _times_path()
+    if path is None or seconds <= 0 or calibration <= 0:
+        return
+    times = measured_times()
+    times[key] = {"seconds": round(seconds, 2), "calibration": round(calibration, 4)}
+    with contextlib.suppress(OSError):
+        temporary = path.with_name(f".{TIMES_FILE}.{os.getpid()}")
+        temporary.write_text(json.dumps(times, indent=1, sort_keys=True), encoding="utf-8")
+        temporary.replace(path)
+
+
+def _uncached(needs: Sequence[Need], cached: Callable[[str, str], bool]) -> list[str]:
+    """The keys of REFERENCE_SECONDS a command will compile, in order, each once: what the
+    cache holds counts nothing, and a traced game shares the run kernels of its policies."""
+    keys: list[str] = []
+    seen: set[tuple[str, str]] = set()
     for entry, specs in needs:
         run_set = kernel_set(specs) if specs else "plain"
         key = (entry, run_set if entry in ("run", "trace") else "")
@@ -141,23 +269,51 @@ def compile_estimate(needs: Sequence[Need],
             continue
         seen.add(key)
         if entry == "run":
-            seconds += ESTIMATE_SECONDS[run_set]
-        elif entry == "trace":      # a traced game shares what the run kernels compile
+            keys.append(run_set)
+        elif entry == "trace":
             shared = cached("run", run_set) or ("run", run_set) in seen
-            seconds += ESTIMATE_SECONDS["trace" if shared else run_set]
+            keys.append("trace" if shared else run_set)
         else:
-            seconds += ESTIMATE_SECONDS[entry]
-    return seconds
+            keys.append(entry)
+    return keys
+
+
+def compile_estimate(needs: Sequence[Need],
+                     cached: Callable[[str, str], bool] | None = None,
+                     calibration: float | None = None,
+                     measured: dict[str, dict[str, float]] | None = None) -> int:
+    """Seconds a cold compile of what a command calls takes on this machine now (``needs``:
+    entry kernels and the policies each plays), leaving out what the on-disk cache holds
+    (``cached``, by default ``entry_cached``); 0 when only small kernels are left to compile.
+    ``calibration`` (seconds) and ``measured`` (times measured here) default to this
+    machine's; with ``calibration=REFERENCE_CALIBRATION`` and no measurements, the reference
+    figures."""
+    keys = _uncached(needs, cached or entry_cached)
+    if not keys:
+        return 0
+    now = calibration_seconds() if calibration is None else calibration
+    times = measured_times() if measured is None else measured
+    seconds = 0.0
+    for key in keys:
+        if key in times:
+            seconds += times[key]["seconds"] * now / times[key]["calibration"]
+        else:
+            seconds += REFERENCE_SECONDS[key] * now / REFERENCE_CALIBRATION
+    return max(1, int(round(seconds)))
 
 
 def compile_message(needs: Sequence[Need],
-                    cached: Callable[[str, str], bool] | None = None) -> str:
-    """The line said when a command's first kernel starts compiling, with an estimate for
-    what it will compile (kernels the cache holds count nothing)."""
-    seconds = compile_estimate(needs, cached)
-    if seconds == 0:
+                    cached: Callable[[str, str], bool] | None = None,
+                    calibration: float | None = None,
+                    measured: dict[str, dict[str, float]] | None = None) -> str:
+    """The line said when a command's first kernel starts compiling: what compiles, and
+    about how long it takes on this machine now (kernels the cache holds count nothing)."""
+    keys = _uncached(needs, cached or entry_cached)
+    if not keys:
         return "compiling a small part of the engine for this machine (once, a few seconds)…"
-    return f"compiling the engine for this machine (once, about {seconds} s)…"
+    seconds = compile_estimate(needs, cached, calibration, measured)
+    what = "; ".join(dict.fromkeys(WHAT[k] for k in keys))
+    return f"compiling {what} for this machine (once, about {seconds} s here)…"
 
 
 def say_on_stderr(line: str) -> None:
@@ -168,15 +324,18 @@ _SAYING = [0]     # announcing blocks open in this process: an inner one leaves 
 
 
 @contextmanager
-def announce_compiles(say: Callable[[str], None] | None,
-                      message: Callable[[], str]) -> Iterator[CompileClock]:
+def announce_compiles(say: Callable[[str], None] | None, message: Callable[[], str],
+                      estimate: int | None = None) -> Iterator[CompileClock]:
     """Call ``say(message())`` when the first kernel starts compiling in this block (not
     when kernels load from the cache), and add up the compile time in the clock it
     yields. Inside another block that says a line (a command announces for all it does),
-    this one only keeps time: the line is said once."""
+    this one only keeps time: the line is said once. With an ``estimate`` (seconds), a
+    ticker on stderr shows the compile is alive until the block ends."""
     clock = CompileClock()
     inner = _SAYING[0] > 0
-    listener = _Listener(clock, None if inner else say, message)
+    ticker = _Ticker(estimate) if estimate is not None and say is not None and not inner \
+        else None
+    listener = _Listener(clock, None if inner else say, message, ticker)
     event.register("numba:compile", listener)
     if say is not None:
         _SAYING[0] += 1
@@ -186,12 +345,23 @@ def announce_compiles(say: Callable[[str], None] | None,
         if say is not None:
             _SAYING[0] -= 1
         event.unregister("numba:compile", listener)
+        if ticker is not None:
+            ticker.stop()
 
 
 @contextmanager
 def compiles_said(needs: Sequence[Need], say: bool = True) -> Iterator[CompileClock]:
-    """A command's block: one line on stderr when its first kernel compiles, estimated from
-    ``needs`` (entry kernels and their policies) against what the cache holds."""
-    message = compile_message(needs) if say else ""
-    with announce_compiles(say_on_stderr if say else None, lambda: message) as clock:
+    """A command's block: one line on stderr when its first kernel compiles, saying what
+    compiles and an estimate measured on this machine, a ticker while it compiles, and the
+    time it took kept for the next estimate here."""
+    if not say:
+        with announce_compiles(None, lambda: "") as clock:
+            yield clock
+        return
+    keys = _uncached(needs, entry_cached)
+    message = compile_message(needs)
+    estimate = compile_estimate(needs) if keys else None
+    with announce_compiles(say_on_stderr, lambda: message, estimate) as clock:
         yield clock
+    if clock.compiled and len(keys) == 1 and clock.seconds > 2:
+        record_time(keys[0], clock.seconds, calibration_seconds())

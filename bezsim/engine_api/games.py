@@ -51,10 +51,10 @@ class GameBatch:
         return seats % 2 if self.partners else seats
 
 
-def table_kinds(params: np.ndarray) -> int:
+def table_kinds(rules) -> int:
     """How many scoring kinds a run's tables show: the fours in trumps only where they score
     (six-pack, R7), so the other presets' tables keep their columns."""
-    return C.N_KINDS if params[C.PR_TRUMP_FOURS] else C.N_BASE_KINDS
+    return len(rules.definition.kinds)
 
 
 def unpack_events(packed: np.ndarray) -> dict[str, np.ndarray]:
@@ -172,7 +172,13 @@ def load_kernels(rules, policies: PolicySet | Sequence[str] | str) -> GameBatch:
     batch's are not, and the writer compiled a second time for them); the empty batch when
     a seat is a plug-in or search, whose games only the checked path may play. The
     throwaway games leave the row sizing of later calls as it was."""
+    from bezsim.engine_api.compile_aside import compile_run_beside_slots
+    from bezsim.policy_specs.policy_set import PolicySet
+
     _check_rules(rules)
+    if not isinstance(policies, PolicySet):       # search's slots not compiled yet
+        compile_run_beside_slots(rules, policies,
+                                 lambda placeholder: run_games(rules, placeholder, 0, 0, 0))
     policies = _resolved(policies, rules)
     empty = run_games(rules, policies, 0, 0, 0)
     if policies.functions[1] is not None:
@@ -224,7 +230,7 @@ def run_games(rules, policies: PolicySet | Sequence[str] | str, seed: int, game_
     _check_range(seed, game_start, n_games)
     game_start, n_games = int(game_start), int(n_games)
     params = rules.params()
-    players = int(params[C.PR_PLAYERS])
+    players = rules.players
     hand_cap = int(params[C.PR_HAND_CAP])
     policy_set = _resolved(policies, rules)
     specs, pol_ids, pol_params, fns = (list(policy_set.specs), policy_set.ids,
@@ -258,7 +264,7 @@ def run_games(rules, policies: PolicySet | Sequence[str] | str, seed: int, game_
     hands = max(1, int(gi[:, C.GI_HANDS].max())) if n_games else hs.shape[1]
     events = max(1, int(gi[:, C.GI_N_EVENTS].max())) if n_games else ev.shape[1]
     return GameBatch(game_start, players, hs[:, :hands], hi[:, :hands], gi, ev[:, :events],
-                     bool(params[C.PR_PARTNERS]), table_kinds(params))
+                     rules.partners, table_kinds(rules))
 
 
 def _wider(a: np.ndarray, axis: int, size: int) -> np.ndarray:
@@ -289,7 +295,7 @@ def trace_one(rules, policies: PolicySet | Sequence[str] | str, seed: int, game:
     _check_range(seed, game, 1)
     game = int(game)
     params = rules.params()
-    players = int(params[C.PR_PLAYERS])
+    players = rules.players
     hand_cap = int(params[C.PR_HAND_CAP])
     policy_set = _resolved(policies, rules)
     specs, pol_ids, pol_params, fns = (list(policy_set.specs), policy_set.ids,
@@ -306,5 +312,5 @@ def trace_one(rules, policies: PolicySet | Sequence[str] | str, seed: int, game:
             raise RuntimeError(f"game {game} does not fit in a trace of {cap} rows")
         cap *= 4
     _check_policy_errors(gi, specs, game)
-    return (GameBatch(game, players, hs, hi, gi, ev, bool(params[C.PR_PARTNERS]),
-                      table_kinds(params)), trace[:used])
+    return (GameBatch(game, players, hs, hi, gi, ev, rules.partners, table_kinds(rules)),
+            trace[:used])

@@ -138,17 +138,18 @@ def _replay_seat(rules, specs: list[str], seed: int, game: int,
     from bezsim.engine.game_loop import run_serial
     from bezsim.engine.state import FAULT_POLICY
     from bezsim.policies.plugins import function_slots
-    from bezsim.policy_specs.registry import parse_spec, policy_ids, policy_params
+    from bezsim.policy_specs.registry import policy_ids, policy_params, spec_of
 
     functions = []
     for s, spec in enumerate(specs):
-        info = parse_spec(spec)[0]
+        parsed = spec_of(spec)
         if s != seat and _is_plugin(spec):
             functions.append(_clamped(spec))
         else:
-            functions.append(info.function() if info.function is not None else None)
+            functions.append(parsed.info.function(parsed.values)
+                             if parsed.info.function is not None else None)
     params = rules.params()
-    players, hand_cap = int(params[C.PR_PLAYERS]), int(params[C.PR_HAND_CAP])
+    players, hand_cap = rules.players, int(params[C.PR_HAND_CAP])
     hs = np.zeros((1, hand_cap, players, C.HS_SIZE), np.int32)
     hi = np.zeros((1, hand_cap, C.HI_SIZE), np.int32)
     gi = np.zeros((1, C.GI_SIZE), np.int64)

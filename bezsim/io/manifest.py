@@ -69,7 +69,7 @@ def _library_versions() -> tuple[tuple[str, str], ...]:
 
 
 def build_manifest(identity: dict[str, Any]) -> dict[str, Any]:
-    from bezsim.engine.cache import kernel_digest
+    from bezsim.compile_cache import kernel_digest
 
     return {
         "format": MANIFEST_FORMAT,
@@ -144,7 +144,7 @@ def describe_difference(found: dict[str, Any], wanted: dict[str, Any]) -> str | 
 def check_same_kernels(out_dir: str | os.PathLike) -> None:
     """Refuse to play more games into a run begun by other engine or policy code (or by code
     that did not record its digest): the run would hold games of two codes."""
-    from bezsim.engine.cache import kernel_digest
+    from bezsim.compile_cache import kernel_digest
 
     found = (read_manifest(out_dir) or {}).get("kernels")
     here = kernel_digest()

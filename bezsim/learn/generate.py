@@ -105,10 +105,10 @@ def record_games(rules, learned_row: np.ndarray, seed: int, games: range, budget
     from bezsim.policies.search import search_function
 
     params = rules.params()
-    players = int(params[C.PR_PLAYERS])
+    players = rules.players
     hand_cap = int(params[C.PR_HAND_CAP])
     ids = np.full(players, EXTERNAL, np.int64)
-    fns = policy_set(True, function_slots([search_function()] * players))
+    fns = policy_set(True, function_slots([search_function("record")] * players))
     seed_u = np.uint64(seed)
     order = list(games)
 

@@ -266,16 +266,28 @@ def evaluate_into(S, seat, rules, params, stream):
     return played
 
 
-@njit(cache=True)
+# What a compiled slot of search holds (slot_source): every mode in plain Python, and each
+# compiled slot only its own, so that a command compiles only what it calls (a decision by
+# play-outs, by ISMCTS, the values of a position's actions, bezsim learn's records)
+SLOT_ALL, SLOT_PLAY, SLOT_TREE, SLOT_EVALUATE, SLOT_RECORD = 0, 1, 2, 3, 4
+SLOT_KINDS = {"play": SLOT_PLAY, "tree": SLOT_TREE, "evaluate": SLOT_EVALUATE,
+              "record": SLOT_RECORD}
+SLOT = SLOT_ALL     # a compile-time constant of each slot: numba prunes the other modes
+
+
 def search_policy(S, seat, params, stream):
     """The search policy (see the module docstring): returns an index into the offer; with
     a row longer than EVAL_AT, the values of the actions it lists (evaluate_into) or a
-    recorded decision for bezsim learn (learned/record.py)."""
+    recorded decision for bezsim learn (learned/record.py). Compiled only as a slot
+    (search_function), each slot with its own mode."""
     rules = rules_of(S)
     if params.shape[0] > EVAL_AT:
-        if params[LONG_MODE] == RECORD:
-            return recorder_policy(S, seat, params, stream)
-        return evaluate_into(S, seat, rules, params, stream)
+        if SLOT == SLOT_ALL or SLOT == SLOT_RECORD:
+            if params[LONG_MODE] == RECORD:
+                return recorder_policy(S, seat, params, stream)
+        if SLOT == SLOT_ALL or SLOT == SLOT_EVALUATE:
+            return evaluate_into(S, seat, rules, params, stream)
+        return -1
     players = rules[PR_PLAYERS]
     n = S[O_N_ACTS]
     weights = np.zeros(16)
@@ -322,7 +334,7 @@ def search_policy(S, seat, params, stream):
             hj = j
     samples = max(1, int(params[P_SAMPLES]))
     settlement = params[P_SETTLEMENT] != 0
-    if params[P_METHOD] == 1:
+    if SLOT == SLOT_TREE or (SLOT == SLOT_ALL and params[P_METHOD] == 1):
         for p in range(players):
             ids[p] = TREE
         tree_rows(pp, params[P_ROLLOUT])
@@ -379,31 +391,45 @@ def search_policy(S, seat, params, stream):
 
 
 @functools.cache
-def search_function():
-    """search compiled for the engine's external-policy slot, once a process. Python asks
-    search through this same compiled code (search_decision), so a process compiles search
-    once, not once for the slot and again for calls from Python. The slot is compiled from
-    a copy of search_policy under its own name, so the two never share numba's cache
+def search_function(kind: str = "play"):
+    """search compiled for the engine's external-policy slot, once a process for each
+    ``kind`` of SLOT_KINDS: ``play`` decides by play-outs, ``tree`` by ISMCTS (method=1),
+    ``evaluate`` values a position's actions (bezsim explain --evaluate), ``record`` is
+    bezsim learn's recorder. Python asks search through this same compiled code
+    (search_decision), so a process compiles each slot once. Each slot is compiled from a
+    copy of search_policy under its own name, so slots never share numba's cache
     entries."""
     from bezsim.policies.plugins import compile_external
 
-    return compile_external(slot_source(), "search")
+    return compile_external(slot_source(kind), f"search_{kind}")
 
 
-def slot_source():
-    """The Python function the slot is compiled from: search_policy's, under its own name."""
+def slot_kind(values) -> str:
+    """The slot a search seat plays with: ISMCTS for method=1, else play-outs."""
+    return "tree" if values.get("method", 0) == 1 else "play"
+
+
+def slot_source(kind: str = "play"):
+    """The Python function a slot is compiled from: search_policy's, under its own name, its
+    mode fixed (SLOT) so that the others are never compiled into it."""
     import types
 
-    body = getattr(search_policy, "py_func", search_policy)
-    slot = types.FunctionType(body.__code__, body.__globals__, "search_slot",
+    body = search_policy
+    names = dict(body.__globals__, SLOT=SLOT_KINDS[kind])
+    slot = types.FunctionType(body.__code__, names, f"search_slot_{kind}",
                               body.__defaults__, body.__closure__)
-    slot.__qualname__ = "search_slot"
+    slot.__qualname__ = f"search_slot_{kind}"
     return slot
 
 
 def search_decision(S, seat: int, params, stream) -> int:
     """search's decision at ``S`` for ``seat`` (an index into the offer), or with a long row
-    its evaluation (evaluate_into), called from Python through the slot's compiled code."""
+    its evaluation (evaluate_into) or record, called from Python through the compiled slot of
+    that kind."""
     from bezsim.policies.plugins import call_compiled
 
-    return int(call_compiled(search_function(), S, seat, params, stream))
+    if params.shape[0] > EVAL_AT:
+        kind = "record" if params[LONG_MODE] == RECORD else "evaluate"
+    else:
+        kind = "tree" if params[P_METHOD] == 1 else "play"
+    return int(call_compiled(search_function(kind), S, seat, params, stream))

@@ -8,8 +8,8 @@ from bezsim.policies.weight import Weight, defaults, index
 WEIGHTS = (
     Weight("samples", 32.0, "most sampled deals per decision (the budget)", 1, 1_000_000,
            whole=True),
-    Weight("rollout", 4.0, "policy of the play-outs and base policy: 1 greedy, 2 heuristic, "
-           "3 expert, 4 learned (at their defaults for the variant)", 1, 4, whole=True),
+    Weight("rollout", 4.0, "policy of the play-outs and base policy, at its defaults for the "
+           "variant", 1, 4, whole=True, names=("greedy", "heuristic", "expert", "learned")),
     Weight("exact_stage2", 1.0, "1: solve two-handed stage 2 exactly (perfect information); "
            "0: sample it like stage 1", 0, 1, whole=True),
     # prior * samples is summed as an int64 in the kernel

@@ -25,6 +25,8 @@ class Weight:
     whole: bool = False            # only whole numbers are accepted
     tune_step: float = 0.1         # ``bezsim tune``'s smallest step for it (its natural unit:
     #                                a weight on points moves by tenths, a bonus in points by more)
+    names: tuple[str, ...] = ()    # a choice: the names of the whole values low, low + 1, ...
+    #                                (a spec may write either; canonical specs write the name)
 
 
 def index(weights: tuple[Weight, ...]) -> dict[str, int]:

@@ -1,11 +1,13 @@
 """Policy names the user can give, their parameters, and their engine ids.
 
 A policy is written as a *spec*: a name, optionally with parameters, ``greedy`` or
-``greedy(stage2_win_margin=8)``. Specs are canonical (parameters sorted, defaults dropped,
-numbers written plainly), so the spec string is what runs, tables and manifests record: a run
-stays a pure function of (rules, policy specs, seed, game range). The engine receives one id
-and one float64 parameter row per seat: heuristics are data, so a parameter sweep needs no
-recompile.
+``greedy(stage2_win_margin=8)``. A spec is parsed once, at the edge (``spec_of``,
+``parse_policies``), into a ``PolicySpec``: its canonical text (parameters sorted, defaults
+dropped, numbers written plainly, named values by name), which is what runs, tables and
+manifests record, carrying the policy and the values it sets, so every later step reads them
+instead of parsing the text again. A run stays a pure function of (rules, policy specs, seed,
+game range). The engine receives one id and one float64 parameter row per seat: heuristics
+are data, so a parameter sweep needs no recompile.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import functools
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from importlib import resources
+from types import MappingProxyType
 
 import numpy as np
 
@@ -50,6 +53,26 @@ class Param:
     whole: bool = False
     read_when: str = ""            # a bezsim.rules.Variant feature of the games that read it
     tune_step: float = 0.1         # bezsim tune's smallest step (weight.py)
+    names: tuple[str, ...] = ()    # names of the whole values low, low + 1, ... (weight.py)
+
+    def value_of(self, text: str) -> float:
+        """A value as a spec writes it: a number, or one of the parameter's names."""
+        name = text.strip().lower()
+        if self.names and name in self.names:
+            return float(self.low + self.names.index(name))
+        try:
+            return float(_number(text.strip()))
+        except ValueError:
+            named = f" or one of: {', '.join(self.names)}" if self.names else ""
+            raise PolicyError(f"policy parameter {self.name}={text.strip()!r} is not a "
+                              f"number{named}") from None
+
+    def written(self, value: float) -> str:
+        """A value as the canonical spec writes it: by name where the parameter has names."""
+        k = value - self.low
+        if self.names and float(k).is_integer() and 0 <= k < len(self.names):
+            return self.names[int(k)]
+        return _number(str(value))
 
     def read_in(self, variant: str) -> bool:
         """Does a game of this preset ever read the parameter? (``bezsim tune`` tunes only
@@ -57,6 +80,9 @@ class Param:
         return not self.read_when or bool(getattr(variant_of(variant), self.read_when))
 
     def domain(self) -> str:
+        if self.names:
+            return ", ".join(f"{n} ({_number(str(self.low + i))})"
+                             for i, n in enumerate(self.names))
         if math.isinf(self.low) and math.isinf(self.high):
             return "any finite number"
         kind = "a whole number" if self.whole else "a number"
@@ -68,13 +94,15 @@ class Param:
                               f"range ({self.domain()})")
 
 
+
 @dataclass(frozen=True)
 class PolicyInfo:
     name: str
     policy_id: int
     summary: str
     params: tuple[Param, ...] = ()
-    function: Callable[[], object] | None = None   # external policies: compiles their kernel
+    # external policies: compiles their kernel, for a spec's values
+    function: Callable[[Mapping[str, float]], object] | None = None
     # True: the parameters' defaults depend on the variant (tuned per preset, as data in
     # bezsim/policy_specs/tuned_defaults.json, by name; a parameter a preset's set leaves out
     # plays its declared default); a value the user gives is then always kept
@@ -98,7 +126,7 @@ def _params(weights: tuple[Weight, ...]) -> tuple[Param, ...]:
             raise ValueError(f"weight {w.name}: read_when {w.read_when!r} is not one of "
                              f"bezsim.rules.Variant's features {sorted(features)}")
     return tuple(Param(w.name, w.default, w.meaning, w.low, w.high, w.whole, w.read_when,
-                       w.tune_step)
+                       w.tune_step, w.names)
                  for w in weights)
 
 
@@ -135,10 +163,10 @@ BUILTINS["learned"] = PolicyInfo(
     by_variant=True)
 
 
-def _search_function():
-    from bezsim.policies.search import search_function
+def _search_function(values: Mapping[str, float]):
+    from bezsim.policies.search import search_function, slot_kind
 
-    return search_function()
+    return search_function(slot_kind(values))
 
 
 BUILTINS["search"] = PolicyInfo(
@@ -152,7 +180,7 @@ BUILTINS["search"] = PolicyInfo(
     _search_function)
 # search(SEARCH_CARDS_HEURISTIC): a search of card plays only, 12 deals a decision, heuristic
 # play-outs, no race between actions; the studies keep it as a reference row
-SEARCH_CARDS_HEURISTIC = "samples=12,rollout=2,prior=3,z=0,horizon=1000,every=0,first=0"
+SEARCH_CARDS_HEURISTIC = "samples=12,rollout=heuristic,prior=3,z=0,horizon=1000,every=0,first=0"
 POLICY_IDS = {name: info.policy_id for name, info in BUILTINS.items()}
 POLICY_NAMES = tuple(BUILTINS)
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")
@@ -164,22 +192,6 @@ def _number(text: str) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
-def split_specs(text: str, keep_empty: bool = False) -> list[str]:
-    """Split ``a,b(x=1,y=2),c`` on the commas outside parentheses (empty parts dropped
-    unless ``keep_empty``)."""
-    parts, depth, current = [], 0, []
-    for ch in text:
-        if ch == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-            continue
-        depth += ch == "("
-        depth -= ch == ")"
-        current.append(ch)
-    parts.append("".join(current))
-    return [p.strip() for p in parts if keep_empty or p.strip()]
-
-
 def _balanced(text: str) -> bool:
     depth = 0
     for ch in text:
@@ -189,14 +201,52 @@ def _balanced(text: str) -> bool:
     return depth == 0
 
 
+class PolicySpec(str):
+    """A policy spec parsed once: its canonical text, carrying the policy it names (``info``)
+    and the values it sets (``values``, defaults left out). It is a ``str``, so it is
+    written, compared, hashed and stored as its text; code that needs the policy reads its
+    fields instead of parsing the text again. Pickled as its text (a user policy's loader
+    is a closure)."""
+
+    info: PolicyInfo
+    values: Mapping[str, float]
+
+    def __new__(cls, info: PolicyInfo, values: Mapping[str, float]) -> PolicySpec:
+        spec = super().__new__(cls, canonical(info, values))
+        spec.info = info
+        spec.values = MappingProxyType(dict(values))
+        return spec
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    def __reduce__(self):
+        return spec_of, (str(self),)
+
+
+def spec_of(spec: str) -> PolicySpec:
+    """The parsed spec: ``spec`` itself when it already is one, else its text parsed (a
+    ``@file.json`` written by bezsim tune is read)."""
+    if isinstance(spec, PolicySpec):
+        return spec
+    return PolicySpec(*_parse_text(spec))
+
+
 def parse_spec(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
     """``name(param=value, ...)`` -> (policy, non-default parameter values)."""
+    parsed = spec_of(spec)
+    return parsed.info, dict(parsed.values)
+
+
+def _parse_text(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
+    """The one reader of a spec's text."""
     if not isinstance(spec, str):
         raise PolicyError(f"a policy must be a name like 'greedy', got {spec!r}")
     if spec.strip().startswith("@"):       # a parameters file written by bezsim tune
         from bezsim.policy_specs.params_file import read_params_file
 
-        return parse_spec(read_params_file(spec.strip()[1:]))
+        return _parse_text(read_params_file(spec.strip()[1:]))
     if not _balanced(spec):
         raise PolicyError(f"policy {spec!r} has unbalanced parentheses")
     m = _SPEC.match(spec)
@@ -220,11 +270,7 @@ def parse_spec(spec: str) -> tuple[PolicyInfo, dict[str, float]]:
         if param.name in given:
             raise PolicyError(f"policy parameter {param.name} is given twice in {spec!r}")
         given.add(param.name)
-        try:
-            value = float(_number(text.strip()))
-        except ValueError:
-            raise PolicyError(f"policy parameter {key.strip()}={text.strip()!r} is not a "
-                              "number") from None
+        value = param.value_of(text)
         if not np.isfinite(value):
             raise PolicyError(f"policy parameter {key.strip()} must be finite, got {text!r}")
         param.check(value)
@@ -241,64 +287,94 @@ def _user_policy(name: str, args: str | None) -> tuple[PolicyInfo, dict[str, flo
         raise PolicyError(f"user policy {name!r} takes no parameters (got {args!r})")
     load_user_policy(name)               # import errors surface now, as one line
     return PolicyInfo(name, EXTERNAL, "user policy", (),
-                      lambda: user_function(name)), {}
+                      lambda values: user_function(name)), {}
 
 
-def canonical(info: PolicyInfo, values: dict[str, float]) -> str:
+def canonical(info: PolicyInfo, values: Mapping[str, float]) -> str:
+    """The spec's one spelling: parameters sorted, numbers plain, named values by name."""
     if not values:
         return info.name
-    inner = ",".join(f"{k}={_number(str(values[k]))}" for k in sorted(values))
+    inner = ",".join(f"{k}={info.param(k).written(values[k])}" for k in sorted(values))
     return f"{info.name}({inner})"
 
 
-def parse_policies(text: str | list[str] | tuple[str, ...], players: int,
-                   overrides: list[str] | tuple[str, ...] = ()) -> list[str]:
-    """``"random,greedy"`` -> one canonical spec per seat; a single spec is used for every
+def split_specs(text: str, keep_empty: bool = False) -> list[str]:
+    """Split ``a,b(x=1,y=2),c`` on the commas outside parentheses (empty parts dropped
+    unless ``keep_empty``): the one splitter of a list of specs."""
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        current.append(ch)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if keep_empty or p.strip()]
+
+
+def spec_items(text: str | Sequence[str]) -> list[str]:
+    """The specs of a comma list or a list, in order, not yet parsed (a parsed one is kept);
+    an empty part of a comma list ("greedy,,random", "random,") is refused, not dropped."""
+    if isinstance(text, str) and not isinstance(text, PolicySpec):
+        items = split_specs(text, keep_empty=True)
+        if len(items) > 1 and not all(items):
+            raise PolicyError(f"empty policy in {text!r} (give one per seat, or one for all)")
+        return [t for t in items if t]
+    if isinstance(text, PolicySpec):
+        return [text]
+    if isinstance(text, (list, tuple)) and all(isinstance(t, str) for t in text):
+        return [t if isinstance(t, PolicySpec) else t.strip() for t in text if t.strip()]
+    raise PolicyError(f"policies must be a comma list or a list of names, got {text!r}")
+
+
+def parse_policies(text: str | Sequence[str], players: int,
+                   overrides: Sequence[str] = ()) -> list[PolicySpec]:
+    """``"random,greedy"`` -> one parsed spec per seat; a single spec is used for every
     seat. ``overrides`` are ``policy.param=value`` strings (the CLI's --policy-param) applied
-    to every seat playing that policy."""
+    to every seat playing that policy. Specs already parsed are taken as they are."""
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 1:
         raise PolicyError(f"players must be a whole number of at least 1, got {players!r}")
     if not isinstance(overrides, (list, tuple)):
         raise PolicyError(f"policy parameters must be a list of policy.param=value strings, "
                           f"got {overrides!r}")
-    if isinstance(text, str):
-        items = split_specs(text, keep_empty=True)
-        if len(items) > 1 and not all(items):
-            # "greedy,,random" or "random,": a seat's policy left out, not "every seat"
-            raise PolicyError(f"empty policy in {text!r} (give one per seat, or one for all)")
-        items = [t for t in items if t]
-    elif isinstance(text, (list, tuple)) and all(isinstance(t, str) for t in text):
-        items = [t.strip() for t in text if t.strip()]
-    else:
-        raise PolicyError(f"policies must be a comma list or a list of names, got {text!r}")
+    items = spec_items(text)
     if not items:
         raise PolicyError("no policy given (choose from: " + ", ".join(POLICY_NAMES) + ")")
-    parsed = [parse_spec(t) for t in items]
+    specs = [spec_of(t) for t in items]
     for assignment in overrides:
-        if not isinstance(assignment, str):
-            raise PolicyError(f"--policy-param {assignment!r} must be a policy.param=value "
-                              "string")
-        target, sep, value = assignment.partition("=")
-        name, dot, param = target.strip().partition(".")
-        if not sep or not dot:
-            raise PolicyError(f"--policy-param {assignment!r} must look like "
-                              "policy.param=value")
-        info = BUILTINS.get(name.lower())
-        if info is None:
-            raise PolicyError(f"unknown policy {name!r} in --policy-param {assignment!r}")
-        if all(p.name != info.name for p, _ in parsed):
-            raise PolicyError(f"--policy-param {assignment!r}: no seat plays {info.name}")
-        _, values = parse_spec(f"{info.name}({param.strip()}={value.strip()})")
-        for p, seat_values in parsed:
-            if p.name == info.name:
-                seat_values.pop(param.strip(), None)
-                seat_values.update(values)
-    specs = [canonical(p, v) for p, v in parsed]
+        specs = _overridden(specs, assignment)
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
         raise PolicyError(f"{len(specs)} policies given for {players} seats")
     return specs
+
+
+def _overridden(specs: list[PolicySpec], assignment: str) -> list[PolicySpec]:
+    """The specs with one ``policy.param=value`` set on every seat playing that policy."""
+    if not isinstance(assignment, str):
+        raise PolicyError(f"--policy-param {assignment!r} must be a policy.param=value "
+                          "string")
+    target, sep, value = assignment.partition("=")
+    name, dot, param = target.strip().partition(".")
+    if not sep or not dot:
+        raise PolicyError(f"--policy-param {assignment!r} must look like policy.param=value")
+    info = BUILTINS.get(name.lower())
+    if info is None:
+        raise PolicyError(f"unknown policy {name!r} in --policy-param {assignment!r}")
+    if all(spec.info.name != info.name for spec in specs):
+        raise PolicyError(f"--policy-param {assignment!r}: no seat plays {info.name}")
+    _, values = _parse_text(f"{info.name}({param.strip()}={value.strip()})")
+    out = []
+    for spec in specs:
+        if spec.info.name == info.name:
+            merged = {k: v for k, v in spec.values.items() if k != param.strip()}
+            merged.update(values)
+            spec = PolicySpec(spec.info, merged)
+        out.append(spec)
+    return out
 
 
 def policy_ids(specs: list[str]) -> np.ndarray:
@@ -314,12 +390,14 @@ def policy_functions(specs: list[str]) -> tuple:
     from bezsim.engine.external import policy_set
     from bezsim.policies.plugins import function_slots
 
-    infos = [parse_spec(spec)[0] for spec in specs]
+    parsed = [spec_of(spec) for spec in specs]
+    infos = [spec.info for spec in parsed]
     if all(info.function is None for info in infos):
         return policy_set(any(info.policy_id == EXPERT for info in infos), None,
                           any(info.policy_id == LEARNED for info in infos))
-    return policy_set(True, function_slots([info.function() if info.function is not None
-                                            else None for info in infos]),
+    return policy_set(True, function_slots([spec.info.function(spec.values)
+                                            if spec.info.function is not None else None
+                                            for spec in parsed]),
                       any(info.policy_id == LEARNED for info in infos))
 
 

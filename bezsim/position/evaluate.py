@@ -36,9 +36,8 @@ def evaluate(pos: Position, deals: int = 400, seed: int = 0,
 
     check_evaluable(pos, deals)
     rules, seat = pos.rules, pos.to_move
-    params = rules.params()
     S, acts = decision_state(pos)
-    settlement = bool(params[C.PR_ONE_HAND_GAME]) and rules.players == 2
+    settlement = rules.definition.one_hand_game and rules.players == 2
     row = evaluation_row(search, rules.variant, settlement)
     choices = _choices(pos, S, seed)
     exact = (pos.stage == 2 and rules.players == 2 and not pos.open_cards and not settlement)

@@ -57,7 +57,7 @@ class Position:
 
     @property
     def open_cards(self) -> bool:
-        return bool(self.rules.params()[C.PR_OPEN_CARDS])
+        return self.rules.definition.open_cards
 
     @property
     def stage(self) -> int:

@@ -66,7 +66,7 @@ def parse_position(data: Any) -> Position:
         trumps = C.NO_TRUMP                  # not yet fixed by a marriage or sequence (R6.2)
     else:
         trumps = _suit(data.get("trumps"), "trumps")
-    open_cards = bool(params[C.PR_OPEN_CARDS])
+    open_cards = rules.definition.open_cards
     hands: list[list[int]] = []
     shown: list[set[int]] = []
     opens: list[list[int]] = []
@@ -92,7 +92,7 @@ def parse_position(data: Any) -> Position:
             card = _declared_card(text, open_list if open_cards else hand, copies, s)
             history[card] = _history_bits(kinds, reforming, s, text,
                                           int(params[C.PR_BEZ_LEVELS]),
-                                          bool(params[C.PR_TRUMP_FOURS]))
+                                          rules.definition.trump_fours)
             table[card] = text
         for card in open_list:      # 'declared' may have added cards to the open ones
             if not _can_be_open(card, data):

@@ -14,7 +14,8 @@ the trace is walked by ``Game``, which raises ``Violation`` at the first rule br
 * ``rubicon``: Rubicon bézique (R6), ``RubiconHand`` and the settlement (R6.8) recomputed;
 * ``six_pack``: six-pack bézique (R7), ``SixPackHand`` (Rubicon's reading with six packs,
   the fours in trumps and the bezique by trumps) and its settlement (R7.5);
-* ``multi``: three- and four-handed bézique (R3, R4.1, R4.2), ``MultiHand``;
+* ``multi``: three- and four-handed bézique (R3, R4.1, R4.2), ``MultiHand`` (``Hand``
+  with what R3 and R4 change);
 * ``game``: the trace cursor, the end of the game, no score ever negative, and the outcome
   rows compared with the referee's own totals (R8);
 * ``check``: running engine games against the referee, replay = batch included;

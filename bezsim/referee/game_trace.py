@@ -43,7 +43,7 @@ class Game:
         self.pos = 0
         self.batch = batch
         self.scores = [0] * self.players
-        self.stats: Counter = Counter()     # rare features seen (multi-handed checker)
+        self.stats: Counter = Counter()     # rare features the hands saw (the tests)
         self.events: list[tuple] = []       # every TR_EVENT row, in order
         self.hand_rows: list[dict] = []     # what each hand should have written to hand_seat
 

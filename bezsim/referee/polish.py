@@ -23,7 +23,7 @@ from bezsim.referee.notation import (
     suit,
 )
 from bezsim.referee.trace_reader import GameTrace
-from bezsim.referee.two_handed import COMBOS, FOURS, Hand, tag
+from bezsim.referee.two_handed import COMBOS, FOURS, TAG, Hand
 from bezsim.referee.violation import Violation, expect
 
 ALL_CARDS = frozenset(range(64))
@@ -63,11 +63,8 @@ class PolishHand(Hand):
         expect(card not in self.open_set, "an open card was played (R5.1)", card)
 
     # --- a trick ------------------------------------------------------------------------------
-    def trick(self, t: int, leader: int) -> int:
-        stage1 = t <= 24
-        cards = [self.play(t, leader, None, stage1), None]
-        cards[1] = self.play(t, 1 - leader, cards[0], stage1)   # R5.4 = R1.6 for two hands
-        w = self.trick_won(t, leader, cards)
+    def trick(self, t: int, seats: list[int], stage1: bool) -> int:
+        w, cards = self.play_trick(t, seats, stage1)     # R5.4 = R1.6 for two hands
         self.brisques_and_last(t, w, cards)
         self.new = []
         self.open_cards(t, w, cards)
@@ -116,7 +113,7 @@ class PolishHand(Hand):
             if face(c) != self.trump * 8 + SEVEN or "seven" in self.hist.get(c, ()):
                 continue
             self.hist.setdefault(c, set()).add("seven")
-            can = not self.exchanged and t <= 24 and rank(self.turnup) != SEVEN
+            can = not self.exchanged and t <= self.stage1 and rank(self.turnup) != SEVEN
             if can and self.g.at(C.TR_EXCHANGE):
                 self.polish_exchange(t, w, c)
                 continue
@@ -150,7 +147,7 @@ class PolishHand(Hand):
         options that bar growth from an earlier trick's declaration (R9)."""
         out = self.banned_tags.get(kind)
         if out is None:
-            out = {tag(kind)}
+            out = {TAG[kind]}
             if kind == C.K_SEQUENCE and self.o["marriage_to_sequence"] == "false":
                 out.add("marriage")
             if kind == C.K_DOUBLE_BEZIQUE and self.o["double_bezique"] == "all_at_once":
@@ -235,7 +232,7 @@ class PolishHand(Hand):
             tags.append((kind, cards))
         for kind, cards in tags:        # the copies' history grows once the compound is whole
             for c in cards:
-                self.hist.setdefault(c, set()).add(tag(kind))
+                self.hist.setdefault(c, set()).add(TAG[kind])
         if sorted(got) != sorted(want):        # (the message sorts: not on every trick)
             raise Violation("the compound is not every combination the trick completes (R5.2): "
                             f"declared {got} completed {want} open {sorted(self.open[w])} "

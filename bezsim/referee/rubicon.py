@@ -110,10 +110,7 @@ class RubiconHand(Hand):
     POINTS = R_POINTS
 
     def __init__(self, game: GameTrace, number: int, dealer: int) -> None:
-        super().__init__(game, number, dealer)
-        self.cards = frozenset(range(32 * self.PACKS))
-        self.stage1 = (32 * self.PACKS - 2 * self.HAND_SIZE) // 2   # R6.1: two cards a trick
-        self.tricks = self.stage1 + self.HAND_SIZE
+        super().__init__(game, number, dealer)     # R6.1: PACKS, HAND_SIZE; no turn-up
         self.r_points = self.points_table()
         self.ever: dict[int, set[str]] = {}            # copy -> every tag it scored in
         self.intact: list[list[tuple[str, frozenset]]] = [[], []]   # seat -> (tag, cards)
@@ -125,15 +122,6 @@ class RubiconHand(Hand):
         self.any_class = self.o["rubicon_reuse"] == "any_class"
         self.marriage_to_sequence = self.o["marriage_to_sequence"] == "true"
         self.first_sequence_in_trumps = self.o["first_sequence"] == "trumps"
-
-    def run(self) -> bool:
-        self.deal()
-        leader = 1 - self.dealer
-        for trick in range(1, self.tricks + 1):
-            leader = self.trick(trick, leader)
-        self.end_of_hand()
-        self.hand_end()
-        return True                          # one hand is one game (R6.8)
 
     # --- deal (R6.1) and carte blanche (R6.4) ----------------------------------------------
     def deal(self) -> None:
@@ -155,10 +143,6 @@ class RubiconHand(Hand):
         """What each kind scores (R6.3)."""
         return self.POINTS
 
-    def new_card(self, card: int) -> None:
-        expect(card in self.cards and card not in self.seen, "card seen twice in a hand", card)
-        self.seen.add(card)
-
     def event(self, trick: int, seat: int, kind: int, status: int = C.EV_SCORED,
               extra: int = 0, points: int | None = None) -> list[int]:
         row = self.g.take(C.TR_EVENT, f"event {C.KIND_NAMES[kind]}")
@@ -174,18 +158,11 @@ class RubiconHand(Hand):
         return row
 
     # --- a trick ------------------------------------------------------------------------------
-    def trick(self, t: int, leader: int) -> int:
-        stage1 = t <= self.stage1
-        cards = [self.play(t, leader, None, stage1), None]
-        cards[1] = self.play(t, 1 - leader, cards[0], stage1)
-        w = self.trick_won(t, leader, cards)                   # trump -1: none yet
-        self.brisques[w] += 10 * sum(rank(c) in (ACE, TEN) for c in cards)   # aside (R6.7)
-        if t == self.tricks:
-            self.event(t, w, C.K_LAST_TRICK)                                  # R6.3
-        if stage1:
-            self.declarations(t, w)
-            self.draws(t, w)
-        return w
+    def score_trick(self, t: int, w: int, cards: list[int]) -> None:
+        """Brisques are counted aside (R6.7); the last trick scores (R6.3)."""
+        self.brisques[w] += 10 * sum(rank(c) in (ACE, TEN) for c in cards)
+        if t == self.n_tricks:
+            self.event(t, w, C.K_LAST_TRICK)
 
     def after_play(self, t: int, seat: int, card: int, stage1: bool) -> None:
         """R1.10: a played card kills every combination shown to score with it; R6.6: it breaks
@@ -437,14 +414,14 @@ class RubiconHand(Hand):
     # --- end of the hand and of the game (R6.3, R6.7, R6.8) ----------------------------------
     def end_of_hand(self) -> None:
         expect(self.hands == [[], []], "cards left in hand after the last trick", self.hands)
-        expect(self.played == self.cards and self.seen == self.cards,
+        expect(self.played == self.all_cards and self.seen == self.all_cards,
                "every card dealt or drawn once and played once (R6.1, R7.1)")
         expect(sum(self.brisques) == 80 * self.PACKS, "brisques sum to 80 a pack (R1.4)",
                self.brisques)
         expect(not any(self.points[s][C.K_BRISQUES] for s in range(2)),
                "brisques scored in Rubicon or six-pack (R6.7, R7.3)")
         last = [self.points[s][C.K_LAST_TRICK] for s in range(2)]
-        w = self.winners[self.tricks]
+        w = self.winners[self.n_tricks]
         worth = self.r_points[C.K_LAST_TRICK]
         expect(last[w] == worth and last[1 - w] == 0, "the last trick to its winner (R6.3)",
                last, worth)
@@ -457,11 +434,11 @@ class RubiconHand(Hand):
         self.g.hand_rows.append(self.batch_rows())
         self.g.brisques = list(self.brisques)
         self.g.trump = self.trump
-        return True
+        return True                          # one hand is one game (R6.8)
 
     def batch_rows(self) -> dict:
         info = [self.dealer, self.trump, -1, self.winners[self.stage1],   # no turn-up
-                self.winners[self.tricks], self.trump_fixed_at]          # R6.2, R8
+                self.winners[self.n_tricks], self.trump_fixed_at]          # R6.2, R8
         seats = []
         for s in range(2):
             kinds = [self.points[s][k] for k in range(C.N_KINDS)]

@@ -116,6 +116,12 @@ def signed(e: Estimate | tuple[float, ...], fmt: str = "+.2f", scale: float = 1.
     return est(e, fmt, scale, unit)
 
 
+def pp(e: Estimate | tuple[float, ...], digits: int = 2) -> str:
+    """A difference of two rates in percentage points, ``+1.20 pp [+0.40 pp, +2.00 pp]``:
+    a ``%`` would read as a change relative to the rate."""
+    return signed(e, f"+.{digits}f", 100.0, " pp")
+
+
 def excludes_zero(e: Estimate | tuple[float, ...]) -> bool:
     return bool(e[1] > 0 or e[2] < 0)
 

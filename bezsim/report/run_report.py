@@ -23,7 +23,7 @@ from bezsim.analysis.convergence import convergence
 from bezsim.analysis.load import Run, load_run, n_hands
 from bezsim.analysis.scores import hand_points, per_game, quantiles, score_summary
 from bezsim.analysis.stats import Estimate
-from bezsim.report.document import Bullets, Document, Figure, Table, est, pct, signed
+from bezsim.report.document import Bullets, Document, Figure, Table, est, pct, pp, signed
 
 SUMMARY_LABELS = {
     "points_per_seat_hand": ("points per seat and hand", "points", ".1f"),
@@ -384,7 +384,7 @@ def policies(doc: Document, run: Run) -> None:
         doc.record(f"policies.{r.policy}-{r.against}.points_per_seat_hand", d_pph)
         doc.record(f"policies.{r.policy}-{r.against}.win_rate_per_seat", d_win)
         diff_rows.append([f"{r.policy} − {r.against}", signed(d_pph, "+.1f"),
-                          signed(d_win, "+.2f", 100, "%")])
+                          pp(d_win)])
         labels.append(f"{r.policy} − {r.against}")
         values.append(d_pph)
     s.add("The policies share the run's games, each in its own seats; the first dealer is "

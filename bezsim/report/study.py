@@ -98,7 +98,7 @@ def same_kernels(out: Path) -> None:
     played again: a run's identity is its rules, policies and seed, but a fix to the engine
     or a policy changes its games without changing those. Then record this code's digest
     beside the run (``<run>.kernels``), so an interrupted run of the same code resumes."""
-    from bezsim.engine.cache import kernel_digest
+    from bezsim.compile_cache import kernel_digest
 
     digest = kernel_digest()
     marker = out.with_name(out.name + ".kernels")

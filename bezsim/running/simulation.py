@@ -274,10 +274,9 @@ def load_kernels_announced(rules: Rules, policies: list[str], progress: bool) ->
     """Compile (or load) the engine before the progress bar starts, so that its rate and
     ETA measure games; with ``progress``, one line on stderr says a compile is under way.
     Returns the seconds spent compiling."""
-    from bezsim.engine_api.compiling import announce_compiles, compile_message, say_on_stderr
+    from bezsim.engine_api.compiling import compiles_said
 
-    message = compile_message([("run", policies)]) if progress else ""
-    with announce_compiles(say_on_stderr if progress else None, lambda: message) as clock:
+    with compiles_said([("run", policies)], say=progress) as clock:
         nothing = api.load_kernels(rules, policies)
         for name in TABLE_NAMES:
             batches_table([nothing], policies, name)      # the writer's kernels too

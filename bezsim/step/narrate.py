@@ -50,11 +50,11 @@ class Narrator:
         self.you = you
         self.players = rules.players
         self.n_cards = rules.packs * 32
-        self.hand_size = int(params[C.PR_HAND_SIZE])
+        self.hand_size = rules.definition.hand_size
         self.stage1 = (self.n_cards - self.players * self.hand_size) // self.players
         self.pairs = bool(params[C.PR_STAGE2_PAIRS]) and self.players == 4
-        self.polish = bool(params[C.PR_OPEN_CARDS])
-        self.aside = bool(params[C.PR_BRISQUES_COUNT])   # Rubicon (R6.7); six-pack: worth nothing
+        self.polish = rules.definition.open_cards
+        self.aside = rules.definition.brisques_decide   # Rubicon (R6.7); six-pack: worth nothing
         self.told = 0                   # rows told so far
         self.hand = -1
         self.hands: list[list[int]] = [[] for _ in range(self.players)]

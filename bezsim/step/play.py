@@ -6,7 +6,10 @@ its seat, name and points, shows "to score", the seven of trumps, Polish open ca
 trumps fixed, the draws and the stock left; never another seat's concealed cards), then shows
 the table (hand and trick numbers counted from 1, trumps, turn-up, stock, scores, Rubicon's
 brisques counted aside, what the others have shown or laid open, "to score", the trick so
-far) and the person's hand grouped by suit, then numbered legal moves in the same order.
+far) and the person's hand grouped by suit, then numbered legal moves in the same order
+(``menu``: copies of a card that play alike are one move; copies that differ, one declared
+on the table and one concealed, say which is which). A decision with one move is taken without
+asking, in one line ("only one legal card: you play 7♠"), and saved like any other.
 
 A move is its number or its card (``Q♠``, ``qs``, ``10h``). ``h`` asks the hint policy, ``?``
 prints the help, ``r`` resigns (after a y/N question), ``q``, Ctrl-C or the end of input leave.
@@ -20,15 +23,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from bezsim.cards import parse_card
+from bezsim.cards import parse_card, suit_of
 from bezsim.engine import constants as C
+from bezsim.engine import state as st
 from bezsim.errors import BezsimError
 from bezsim.io.writable import KeptElsewhere, check_writable_file, write_or_keep
 from bezsim.rules import Rules
 from bezsim.step.narrate import Narrator, seat_name
-from bezsim.step.step_game import StepGame, read_saved
+from bezsim.step.step_game import Action, StepGame, read_saved
 
 HELP = """moves: type the number of a move, or a card (Q♠, qs, 10h, 7d).
   h  hint: what the hint policy would play here
@@ -41,11 +46,14 @@ Read = Callable[[str], str]
 Write = Callable[[str], None]
 
 
-def by_suit(names: list[str], sep: str = " ", gap: str = "   ") -> str:
-    """Card names (already in hand order) with a wider gap between suits."""
+def by_suit(names: list[str], sep: str = " ", gap: str = "   ",
+            suits: list | None = None) -> str:
+    """Card names (already in hand order) with a wider gap between suits (``suits``: each
+    name's suit, where the name does not end with it)."""
+    suits = [name[-1] for name in names] if suits is None else suits
     groups: list[list[str]] = []
-    for name in names:
-        if groups and groups[-1][-1][-1] == name[-1]:
+    for i, name in enumerate(names):
+        if groups and suits[i - 1] == suits[i]:
             groups[-1].append(name)
         else:
             groups.append([name])
@@ -66,13 +74,13 @@ def _table(game: StepGame, you: int) -> list[str]:
              f"trick {obs['trick_number']} (stage {obs['stage']})"]
     if not obs["trumps"]:
         lines.append("the first marriage or sequence declared fixes trumps (R6.2)")
-    if params[C.PR_ONE_HAND_GAME]:        # Rubicon, six-pack: the hand is the game (R6.8, R7.5)
+    if rules.definition.one_hand_game:    # Rubicon, six-pack: the hand is the game (R6.8, R7.5)
         points = ", ".join(f"{seat_name(rules, p, you)} {h}"
                            for p, h in enumerate(obs["hand_points"]))
         aside = ", ".join(f"{seat_name(rules, p, you)} {b}"
                           for p, b in enumerate(obs["brisques_taken"]))
         lines.append(f"points: {points}" + (f" · brisques aside: {aside}"
-                                            if params[C.PR_BRISQUES_COUNT] else ""))
+                                            if rules.definition.brisques_decide else ""))
     else:
         scores = "  ".join(f"{seat_name(rules, p, you)} {s} (+{h} this hand)"
                            for p, (s, h) in enumerate(zip(obs["scores"], obs["hand_points"],
@@ -102,37 +110,89 @@ def _table(game: StepGame, you: int) -> list[str]:
     return lines
 
 
+def _where(game: StepGame, card: int) -> tuple[bool, int]:
+    """(declared on the table, the combinations it was declared in) for a card of the
+    deciding seat: its own knowledge row and the public declaration history."""
+    S = game.view()
+    shown = S[st.O_SEEN + game.seat * st.N_MAX + card] == C.V_MINE_SHOWN
+    return bool(shown), int(S[st.O_HIST + card]) if shown else 0
+
+
 def ordered(game: StepGame) -> list:
-    """The offered actions as shown: cards in hand order (suit, then rank), declarations
-    as offered."""
+    """The offered actions as shown: cards in hand order (suit, then rank; of two copies,
+    the concealed one first), declarations as offered."""
     actions = game.actions()
     if game.decision == "play":
-        return sorted(actions, key=lambda a: (a.value & 31, a.value))
+        return sorted(actions, key=lambda a: (a.value & 31, _where(game, a.value), a.value))
     return actions
 
 
-def _moves(game: StepGame, actions: list) -> str:
-    if game.decision != "play":
-        return "  ".join(f"{n}) {a.name}" for n, a in enumerate(actions, 1))
-    return by_suit([f"{n}) {a.name}" for n, a in enumerate(actions, 1)], "  ", "     ")
+@dataclass(frozen=True)
+class Move:
+    """One numbered move: its name as shown, and the offered actions it stands for (copies
+    of a card that play alike are one move, which takes the first)."""
+
+    name: str
+    actions: tuple[Action, ...]
+
+    @property
+    def index(self) -> int:
+        return self.actions[0].index
 
 
-def _match(text: str, game: StepGame) -> int | None:
-    """The action a typed number or card names, or None."""
+_HISTORY_WORDS = {"four": "four of a kind", "seven": "the seven of trumps",
+                  "trump_four": "four of a kind in trumps"}
+
+
+def _declared_in(bits: int) -> str:
+    names = [_HISTORY_WORDS.get(name, name.replace("_", " "))
+             for i, name in enumerate(C.HIST_NAMES) if bits >> i & 1]
+    return " and ".join(names)
+
+
+def menu(game: StepGame) -> list[Move]:
+    """The moves as shown, numbered from 1 in ``ordered``'s order. Copies of a card that
+    play alike (both concealed, or both declared in the same combinations) are one move;
+    copies that differ say where each lies: "Q♥ (in hand)", "Q♥ (declared, on the table)",
+    and, when two declared copies differ, what each was declared in."""
     actions = ordered(game)
-    if text.isdigit():
-        n = int(text)
-        return actions[n - 1].index if 1 <= n <= len(actions) else None
     if game.decision != "play":
-        return None
+        return [Move(a.name, (a,)) for a in actions]
+    groups: dict[tuple, list[Action]] = {}
+    for a in actions:
+        groups.setdefault((a.value & 31, *_where(game, a.value)), []).append(a)
+    moves = []
+    for (face, shown, bits), alike in groups.items():
+        kinds = [k for k in groups if k[0] == face]
+        name = alike[0].name
+        if len(kinds) > 1:
+            declared = _declared_in(bits) if sum(k[1] for k in kinds) > 1 else ""
+            name += (" (in hand)" if not shown else
+                     f" (declared in {declared}, on the table)" if declared else
+                     " (declared, on the table)")
+        moves.append(Move(name, tuple(alike)))
+    return moves
+
+
+def _moves(game: StepGame, moves: list[Move]) -> str:
+    if game.decision != "play":
+        return "  ".join(f"{n}) {m.name}" for n, m in enumerate(moves, 1))
+    return by_suit([f"{n}) {m.name}" for n, m in enumerate(moves, 1)], "  ", "     ",
+                   [suit_of(m.actions[0].value) for m in moves])
+
+
+def _match(text: str, game: StepGame, moves: list[Move]) -> list[int]:
+    """The numbers of the moves a typed number or card names (more than one: the card
+    has copies that differ)."""
+    if text.isdigit():
+        return [int(text)] if 1 <= int(text) <= len(moves) else []
+    if game.decision != "play":
+        return []
     try:
         card = parse_card(text, game.rules.packs)
     except (BezsimError, ValueError):
-        return None
-    for a in actions:
-        if a.value & 31 == card & 31:
-            return a.index
-    return None
+        return []
+    return [n for n, m in enumerate(moves, 1) if m.actions[0].value & 31 == card & 31]
 
 
 def _default_path(rules: Rules, seed: int) -> Path:
@@ -200,18 +260,18 @@ def _last_trick_start(rows) -> int:
                 if r[0] == C.TR_PLAY and r[1] == hand and r[2] == trick)
 
 
-def _ask(g: StepGame, actions: list, hint: str, read: Read, write: Write) -> int | None:
+def _ask(g: StepGame, moves: list[Move], hint: str, read: Read, write: Write) -> int | None:
     """The action index typed, or None to resign; EOFError to leave."""
     what = "your card" if g.decision == "play" else "declare"
     while True:
-        text = read(f"{what} [1-{len(actions)}, h, ?, r, q]: ").strip()
+        text = read(f"{what} [1-{len(moves)}, h, ?, r, q]: ").strip()
         if text in ("?", "help"):
             write(HELP)
             continue
         if text in ("h", "hint"):
             i = g.policy_action(hint)
-            n = next(n for n, a in enumerate(actions, 1) if a.index == i)
-            write(f"hint ({hint}): {n}) {actions[n - 1].name}")
+            n = next(n for n, m in enumerate(moves, 1) if i in (a.index for a in m.actions))
+            write(f"hint ({hint}): {n}) {moves[n - 1].name}")
             continue
         if text in ("q", "quit"):
             raise EOFError
@@ -220,11 +280,15 @@ def _ask(g: StepGame, actions: list, hint: str, read: Read, write: Write) -> int
                 return None
             write("not resigned: the game goes on")
             continue
-        i = _match(text.lower().replace("♠", "s").replace("♥", "h").replace(
-            "♦", "d").replace("♣", "c"), g)
-        if i is not None:
-            return i
-        write(f"'{text}' is not one of the moves: type 1 to {len(actions)}, a card you may "
+        found = _match(text.lower().replace("♠", "s").replace("♥", "h").replace(
+            "♦", "d").replace("♣", "c"), g, moves)
+        if len(found) == 1:
+            return moves[found[0] - 1].index
+        if found:
+            write(f"'{text}' is {' or '.join(f'{n}) {moves[n - 1].name}' for n in found)}: "
+                  "type its number")
+            continue
+        write(f"'{text}' is not one of the moves: type 1 to {len(moves)}, a card you may "
               "play, or ? for help")
 
 
@@ -236,19 +300,23 @@ def _play(g: StepGame, you: int, hint: str, path: Path, narrator: Narrator, read
             write("")
             for line in narrator.update(g.history()):
                 write(f"  {line}")
+            moves = menu(g)
+            if len(moves) == 1:             # nothing to choose: played, and said so
+                write(_forced(g, moves[0]))
+                g.step(moves[0].index)
+                continue
             for line in _table(g, you):
                 write(line)
-            actions = ordered(g)
             if g.decision != "play":
-                if rules.params()[C.PR_OPEN_CARDS]:
+                if rules.definition.open_cards:
                     write("the trick's seven of trumps: exchange it for the turn-up, or stop "
                           "(it scores where it lies)")
                 else:
                     side = "your side" if rules.partners else "you"
                     write(f"{side} won the trick: choose what to declare (one combination a "
                           "trick; the others you could show go 'to score')")
-            write(_moves(g, actions))
-            i = _ask(g, actions, hint, read, write)
+            write(_moves(g, moves))
+            i = _ask(g, moves, hint, read, write)
             if i is None:
                 g.resigned = True
                 break
@@ -270,6 +338,13 @@ def _play(g: StepGame, you: int, hint: str, path: Path, narrator: Narrator, read
     return path
 
 
+def _forced(g: StepGame, move: Move) -> str:
+    """The line that says a move was the only one, so it was taken without asking."""
+    if g.decision == "play":
+        return f"only one legal card: you play {move.name}"
+    return f"only one choice: {move.name}"
+
+
 def _save(g: StepGame, path: Path) -> Path:
     """Save the game; should the disk refuse it now, keep it in a new folder and say how to
     go on from there (OutputError)."""
@@ -289,10 +364,17 @@ def _game_over(g: StepGame, you: int, write: Write) -> None:
     info = g.result().game_info[0]
     write("game over: " + "  ".join(f"{seat_name(rules, p, you)} {s}"
                                     for p, s in enumerate(g.scores())))
-    if rules.params()[C.PR_ONE_HAND_GAME]:
-        for line in _settlement_lines(info, rules)[1:]:
-            write(line)
     winner = int(info[C.GI_WINNER])
+    if rules.definition.one_hand_game:              # Rubicon, six-pack: two seats
+        for line in _settlement_lines(info, rules, you)[1:]:
+            write(line)
+        stake, other = int(info[C.GI_STAKE]), seat_name(rules, 1 - you, you)
+        if winner >= 0 and info[C.GI_RUBICON]:
+            write(f"you rubiconed {other}: you win {stake} points" if winner == you
+                  else f"you are rubiconed: you lose {stake} points to {other}")
+        elif winner >= 0:
+            write(f"you win {stake} points from {other}" if winner == you
+                  else f"you lose {stake} points to {other}")
     if winner < 0:
         who = "none (a draw)"
     elif rules.partners:

@@ -70,7 +70,6 @@ FEATURES = tuple(
     for name, default, meaning, bound in _PLAY) + tuple(
     _weight(name, default, f"stage 1, the stock at most {LATE_STOCK} cards: {meaning}", bound)
     for name, default, meaning, bound in _LATE)
-N_STAGE1 = len(_PLAY) + len(_STAGE1)     # stage-2 features follow the stage-1 ones
 DECLARE = tuple(_weight(name, default, meaning, bound)
                 for name, default, meaning, bound in _DECLARE)
 # one of expert's own weights that learned may set for itself (the registry writes it into the

@@ -11,7 +11,7 @@ The kernel sources are whole folders, ``KERNEL_FOLDERS``: every module in them, 
 included, counts (a module of declarations, such as a policy's weights, fixes the constants
 its kernels compile with), and nothing compiled lives anywhere else (tests/test_layers.py
 checks both). The Python front doors (bezsim/engine_api, bezsim/policy_specs) sit outside,
-so editing them keeps the compiled cache.
+so editing them keeps the compiled cache; so does this module, which only places it.
 """
 
 
@@ -20,10 +20,11 @@ import functools
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent.parent
+_PACKAGE = Path(__file__).resolve().parent
 KERNEL_FOLDERS = ("engine", "policies", "env_kernels")
 _VERSIONS_KEPT = 3     # other processes may still be using a recent older version
 
@@ -64,20 +65,49 @@ def _prune(base: Path, keep: str) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
+def cache_bases() -> list[Path]:
+    """Where versioned caches may live, in the order tried: ``$NUMBA_CACHE_DIR/bezsim``
+    when that is set, beside the installed package, then the user's cache folder."""
+    user = os.environ.get("NUMBA_CACHE_DIR")
+    return ([Path(user) / "bezsim"] if user else []) + [
+        _PACKAGE / "__pycache__" / "numba-cache", Path.home() / ".cache" / "bezsim-numba"]
+
+
+def _holds_kernels(path: Path) -> bool:
+    return path.is_dir() and any(path.rglob("*.nbi"))
+
+
+def _seed_from(target: Path, others: list[Path]) -> None:
+    """A cache that holds nothing yet takes the kernels already compiled for these very
+    sources in a place this process cannot write (an install made read-only after its
+    kernels were compiled beside it): copied once, they load instead of compiling again. A
+    place it can write is left alone: it would have been chosen, unless the user chose
+    another with NUMBA_CACHE_DIR."""
+    if _holds_kernels(target):
+        return
+    for other in others:
+        if _holds_kernels(other) and not _writable(other):
+            print(f"copying the kernels compiled for this version of bezsim from {other} "
+                  f"to {target} (once)…", file=sys.stderr, flush=True)
+            with contextlib.suppress(OSError):
+                shutil.copytree(other, target, dirs_exist_ok=True)
+            return
+
+
 def use_versioned_cache_dir() -> None:
-    """Point numba's cache at the directory of this version of the kernels' sources."""
+    """Point numba's cache at the directory of this version of the kernels' sources, in the
+    first place of ``cache_bases`` this process can write, seeded from any other place that
+    holds this version's kernels."""
     from numba.core import config
 
     digest = kernel_digest()
-    user = os.environ.get("NUMBA_CACHE_DIR")
-    bases = ([Path(user) / "bezsim"] if user else []) + [
-        _PACKAGE / "__pycache__" / "numba-cache", Path.home() / ".cache" / "bezsim-numba"]
+    bases = cache_bases()
     for base in bases:
         path = base / digest
         if _writable(path):
+            _seed_from(path, [other / digest for other in bases if other != base])
             config.CACHE_DIR = str(path)
             os.utime(path)
             _prune(base, digest)
             return
     # no writable place: numba's own locators decide (kernels may compile every run)
-

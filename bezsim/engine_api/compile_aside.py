@@ -1,0 +1,88 @@
+"""A cold start on two cores: search's slot compiled in a second process beside the run engine.
+
+A run with a search seat compiles two things that never call each other: the run engine with
+function slots (the outer games) and search's own slot (its play-out engine). One process
+compiles them one after the other; here a second process compiles the slot into the shared
+on-disk cache while this one compiles the run engine for the slots' type (a placeholder in
+every slot: the type is the slots' signature, not the functions), then this one loads the
+slot from the cache. The compiled code is the same either way; only the wall time changes.
+A failing helper process changes nothing: this process then compiles the slot itself.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+
+from numba.core import event
+
+from bezsim.policy_specs.policy_set import PolicySet
+from bezsim.policy_specs.registry import PolicySpec
+
+_HELPER = ("import sys\n"
+           "from bezsim.policies.search import search_function\n"
+           "for kind in sys.argv[1:]:\n"
+           "    search_function(kind)\n")
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:           # not on Linux
+        return os.cpu_count() or 1
+
+
+def slots_to_compile(specs: Sequence[PolicySpec]) -> list[str]:
+    """The kinds of search slot these seats play that the on-disk cache lacks."""
+    from bezsim.engine_api.compiling import _on_disk
+    from bezsim.policies.search import slot_kind, slot_source
+
+    kinds = []
+    for spec in specs:
+        if spec.info.name == "search":
+            kind = slot_kind(spec.values)
+            if kind not in kinds and not _on_disk(slot_source(kind)):
+                kinds.append(kind)
+    return kinds
+
+
+def _placeholder(rules, specs: list[PolicySpec]) -> PolicySet:
+    """The seats as the run kernels read them, every slot holding the empty policy: the
+    kernels' type, known before any slot is compiled."""
+    from bezsim.engine.external import policy_set
+    from bezsim.policies.plugins import function_slots
+    from bezsim.policy_specs.registry import policy_ids, policy_params
+
+    with_learned = any(spec.info.name == "learned" for spec in specs)
+    return PolicySet(tuple(specs), rules.variant, policy_ids(specs),
+                     policy_params(specs, rules.variant),
+                     policy_set(True, function_slots([]), with_learned))
+
+
+def compile_run_beside_slots(rules, policies: Sequence[str] | str,
+                             compile_run: Callable[[PolicySet], object]) -> bool:
+    """With two cores or more and search's slots not yet compiled, compile them in a helper
+    process while ``compile_run(placeholder)`` compiles the run engine here; the wait for
+    the helper counts as compiling (numba's compile event). Returns whether it did."""
+    from bezsim.engine_api.compiling import entry_cached, kernel_set
+    from bezsim.policy_specs.registry import parse_policies
+
+    specs = parse_policies(policies, rules.players)
+    kinds = slots_to_compile(specs)
+    if not kinds or _cores() < 2 or entry_cached("run", kernel_set(specs)):
+        return False
+    helper = subprocess.Popen([sys.executable, "-c", _HELPER, *kinds],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        compile_run(_placeholder(rules, specs))
+        with event.trigger_event("numba:compile", data={"dispatcher": None, "args": (),
+                                                         "return_type": None}):
+            helper.wait()
+    finally:
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
+    return True
