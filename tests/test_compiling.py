@@ -26,6 +26,7 @@ from bezsim.engine_api.compiling import (
 from bezsim.running import simulation as runner
 
 HERE = {"calibration": REFERENCE_CALIBRATION, "measured": {}}   # the reference machine
+R = compiling.REFERENCE_SECONDS
 
 
 def test_the_line_is_said_once_when_a_kernel_compiles_and_the_time_is_counted():
@@ -151,16 +152,16 @@ def test_a_cached_engine_says_nothing_on_the_command_line(tmp_path):
 
 
 @pytest.mark.parametrize("policies,kernels,about", [
-    (["random", "greedy"], "plain", "about 45 s"),
-    (["heuristic", "expert"], "expert", "about 75 s"),
-    (["expert(settle=3)", "random"], "expert", "about 75 s"),
-    (["learned", "expert"], "learned", "about 165 s"),
-    (["search", "heuristic"], "external", "about 150 s"),
+    (["random", "greedy"], "plain", R["plain"]),
+    (["heuristic", "expert"], "expert", R["expert"]),
+    (["expert(settle=3)", "random"], "expert", R["expert"]),
+    (["learned", "expert"], "learned", R["learned"]),
+    (["search", "heuristic"], "external", R["external"]),
 ])
 def test_the_estimate_follows_the_kernels_a_run_needs(policies, kernels, about):
     assert kernel_set(policies) == kernels
     cold = compile_message([("run", policies)], lambda entry, run_set: False, **HERE)
-    assert cold == f"compiling {WHAT[kernels]} for this machine (once, {about} here)…"
+    assert cold == f"compiling {WHAT[kernels]} for this machine (once, about {about} s here)…"
 
 
 def _cache_holding(*held: tuple[str, str]):
@@ -173,24 +174,25 @@ def test_what_the_cache_holds_counts_nothing():
     # small kernels (the writer's for its tables, a game rerun with wider rows)
     assert compile_message(expert, _cache_holding(("run", "expert")), **HERE) == (
         "compiling a small part of the engine for this machine (once, a few seconds)…")
-    assert compile_estimate(expert, _cache_holding(("run", "plain")), **HERE) == 75
+    assert compile_estimate(expert, _cache_holding(("run", "plain")), **HERE) == R["expert"]
     # a tournament of three policies needs the plain and the expert kernels, each once
     pairs = [("run", ["random", "greedy"]), ("run", ["random", "expert"]),
              ("run", ["greedy", "expert"])]
-    assert compile_estimate(pairs, _cache_holding(), **HERE) == 45 + 75
-    assert compile_estimate(pairs, _cache_holding(("run", "plain")), **HERE) == 75
+    assert compile_estimate(pairs, _cache_holding(), **HERE) == R["plain"] + R["expert"]
+    assert compile_estimate(pairs, _cache_holding(("run", "plain")), **HERE) == R["expert"]
     assert compile_message(pairs, _cache_holding(), **HERE) == (
-        f"compiling {WHAT['plain']}; {WHAT['expert']} for this machine (once, about 120 s "
-        "here)…")
+        f"compiling {WHAT['plain']}; {WHAT['expert']} for this machine (once, about "
+        f"{R['plain'] + R['expert']} s here)…")
 
 
 def test_a_traced_game_shares_the_run_kernels_of_its_policies():
     trace = [("trace", ["random", "greedy"])]
-    assert compile_estimate(trace, _cache_holding(), **HERE) == 45
-    assert compile_estimate(trace, _cache_holding(("run", "plain")), **HERE) == 5
+    assert compile_estimate(trace, _cache_holding(), **HERE) == R["plain"]
+    assert compile_estimate(trace, _cache_holding(("run", "plain")), **HERE) == R["trace"]
     assert compile_estimate(trace, _cache_holding(("run", "plain"), ("trace", "plain")),
                             **HERE) == 0
-    assert compile_estimate([("step", ()), ("position", ())], _cache_holding(), **HERE) == 85
+    assert compile_estimate([("step", ()), ("position", ())], _cache_holding(),
+                            **HERE) == R["step"] + R["position"]
     assert compile_estimate([("step", ())], _cache_holding(("step", "")), **HERE) == 0
 
 
@@ -200,13 +202,13 @@ def test_the_estimate_is_this_machines_measurement():
     cold = _cache_holding()
     plain = [("run", ["random"])]
     slow = 2 * REFERENCE_CALIBRATION
-    assert compile_estimate(plain, cold, calibration=slow, measured={}) == 90
+    assert compile_estimate(plain, cold, calibration=slow, measured={}) == 2 * R["plain"]
     measured = {"plain": {"seconds": 30.0, "calibration": REFERENCE_CALIBRATION}}
     assert compile_estimate(plain, cold, calibration=REFERENCE_CALIBRATION,
                             measured=measured) == 30
     assert compile_estimate(plain, cold, calibration=slow, measured=measured) == 60
     expert = [("run", ["expert"])]      # no measurement of it here: the reference's
-    assert compile_estimate(expert, cold, calibration=slow, measured=measured) == 150
+    assert compile_estimate(expert, cold, calibration=slow, measured=measured) == 2 * R["expert"]
 
 
 def test_a_compile_time_is_kept_beside_the_cache(tmp_path, monkeypatch):
@@ -387,3 +389,50 @@ def test_the_warm_up_batch_has_a_real_batchs_layouts_and_leaves_row_sizing_alone
     for name in ("hand_seat", "hand_info", "game_info", "events"):
         assert numba.typeof(getattr(warm, name)) == numba.typeof(getattr(real, name)), name
     assert numba.typeof(real.hand_seat).layout == "A"
+
+
+class _Helper:
+    """A helper process that is never started: its arguments and its wait are recorded."""
+
+    started: list[list[str]] = []
+
+    def __init__(self, argv, **kwargs) -> None:
+        _Helper.started.append(list(argv))
+        self.waited = False
+
+    def wait(self) -> int:
+        self.waited = True
+        return 0
+
+    def poll(self) -> int | None:
+        return 0 if self.waited else None
+
+
+@pytest.mark.parametrize("idle, spawned", [(2.0, True), (0.4, False)])
+def test_a_cold_search_run_compiles_searchs_slot_beside_the_run_engine(idle, spawned,
+                                                                       monkeypatch):
+    """On an idle machine, search's slot compiles in a helper process while this one
+    compiles the run engine for the slots' own type (placeholders in the slots); a busy
+    machine compiles both here, one after the other."""
+    from bezsim.engine_api import compile_aside
+    from bezsim.rules import Rules
+
+    monkeypatch.setattr(compile_aside, "_idle_cores", lambda: idle)
+    monkeypatch.setattr(compile_aside, "slots_to_compile", lambda specs: ["play"])
+    monkeypatch.setattr(compiling, "entry_cached", lambda entry, run_set: False)
+    monkeypatch.setattr(compile_aside.subprocess, "Popen", _Helper)
+    _Helper.started = []
+    compiled = []
+    said = []
+    with announce_compiles(said.append, lambda: "compiling…") as clock:
+        done = compile_aside.compile_run_beside_slots(
+            Rules.make("ordinary"), "search,expert", compiled.append)
+    assert done is spawned
+    if not spawned:
+        assert compiled == [] and _Helper.started == [] and said == []
+        return
+    assert _Helper.started[0][-1] == "play"
+    placeholder, = compiled
+    assert list(placeholder.specs) == ["search", "expert"]
+    assert numba.typeof(placeholder.functions) == compiling._set_type("external")
+    assert said == ["compiling…"] and clock.compiled       # the wait counts as compiling

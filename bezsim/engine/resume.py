@@ -8,6 +8,8 @@ keeps in S[CTR_DECLARING] while a seat decides (hand.pack_declaring, open_cards.
 and the R4.2 pairs ending from the winner of the last stock trick (S[CTR_PAIRS]).
 """
 
+import numpy as np
+
 from bezsim.engine.constants import (
     D_PLAY,
     PR_HAND_SIZE,
@@ -57,9 +59,11 @@ def resume_after_play(params, S, rng, pol_ids, pol_params, fns, card):
     stage = S[O_SC + SC_STAGE]
     if pairs and stage == 2:
         return _resume_pairs(params, S, rng, pol_ids, pol_params, fns, card)
-    t = S[O_SC + SC_TRICK]
-    leader = S[O_SC + SC_LEADER]
-    hand_no = S[O_SC + SC_HAND]
+    # read as int64, the engine's own type for them: the hand functions called below then
+    # compile once for both (a cold start compiled play_rest twice, open_cards_trick thrice)
+    t = np.int64(S[O_SC + SC_TRICK])
+    leader = np.int64(S[O_SC + SC_LEADER])
+    hand_no = np.int64(S[O_SC + SC_HAND])
     trump = S[O_SC + SC_TRUMP]
     duty = params[PR_STAGE2_DUTY]
     k0 = S[O_SC + SC_N_TRICK]
@@ -87,11 +91,11 @@ def _resume_pairs(params, S, rng, pol_ids, pol_params, fns, card):
     """resume_after_play in the R4.2 pairs ending: a trick of two of the four seats."""
     stage1_tricks, n_tricks, _ = hand_shape(params)
     hand_size = params[PR_HAND_SIZE]
-    t = S[O_SC + SC_TRICK]
-    leader = S[O_SC + SC_LEADER]
-    hand_no = S[O_SC + SC_HAND]
+    t = np.int64(S[O_SC + SC_TRICK])              # int64 as in resume_after_play
+    leader = np.int64(S[O_SC + SC_LEADER])
+    hand_no = np.int64(S[O_SC + SC_HAND])
     trump = S[O_SC + SC_TRUMP]
-    winner_stage1 = S[CTR_PAIRS]
+    winner_stage1 = np.int64(S[CTR_PAIRS])
     a = (winner_stage1 + 2 * ((t - stage1_tricks - 1) // hand_size)) % params[PR_PLAYERS]
     other = (a + 1) % params[PR_PLAYERS] if leader == a else a
     if S[O_SC + SC_N_TRICK] == 0:
@@ -116,9 +120,9 @@ def resume_after_declare(params, S, rng, pol_ids, pol_params, fns, seat, code):
     to its end."""
     players = params[PR_PLAYERS]
     stage1_tricks, n_tricks, _ = hand_shape(params)
-    t = S[O_SC + SC_TRICK]
-    hand_no = S[O_SC + SC_HAND]
-    place = S[CTR_DECLARING]
+    t = np.int64(S[O_SC + SC_TRICK])              # int64 as in resume_after_play
+    hand_no = np.int64(S[O_SC + SC_HAND])
+    place = np.int64(S[CTR_DECLARING])
     if params[PR_OPEN_CARDS]:
         winner = seat                    # Polish: only the trick's winner decides here
         open_cards_rest(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t, place,

@@ -34,6 +34,16 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def _idle_cores() -> float:
+    """Cores free for a helper now: those of this process less the machine's load (a
+    helper on a busy machine only slows this process's own compile)."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:                  # no load average (not on Unix)
+        load = 0.0
+    return _cores() - load
+
+
 def slots_to_compile(specs: Sequence[PolicySpec]) -> list[str]:
     """The kinds of search slot these seats play that the on-disk cache lacks."""
     from bezsim.engine_api.compiling import _on_disk
@@ -63,15 +73,17 @@ def _placeholder(rules, specs: list[PolicySpec]) -> PolicySet:
 
 def compile_run_beside_slots(rules, policies: Sequence[str] | str,
                              compile_run: Callable[[PolicySet], object]) -> bool:
-    """With two cores or more and search's slots not yet compiled, compile them in a helper
-    process while ``compile_run(placeholder)`` compiles the run engine here; the wait for
-    the helper counts as compiling (numba's compile event). Returns whether it did."""
+    """With a core to spare (two or more, the machine otherwise idle) and search's slots not
+    yet compiled, compile them in a helper process while ``compile_run(placeholder)``
+    compiles the run engine here; the wait for the helper counts as compiling (numba's
+    compile event). Returns whether it did."""
     from bezsim.engine_api.compiling import entry_cached, kernel_set
     from bezsim.policy_specs.registry import parse_policies
 
     specs = parse_policies(policies, rules.players)
     kinds = slots_to_compile(specs)
-    if not kinds or _cores() < 2 or entry_cached("run", kernel_set(specs)):
+    if (not kinds or _idle_cores() < 1.5
+            or entry_cached("run", kernel_set(specs))):
         return False
     helper = subprocess.Popen([sys.executable, "-c", _HELPER, *kinds],
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

@@ -27,17 +27,22 @@ from typing import Any
 
 from numba.core import event
 
-# Cold compiles into an empty cache on the reference machine (2 cores, otherwise idle;
-# benchmarks/startup.py), by the entry kernel a command calls: a run's kernels without
-# expert, with it, with learned (and so expert), and with the function slots of search and
-# plug-ins (search's own play-out engine included); the step API's replay with every
-# built-in compiled in (bezsim play); the position kernels (bezsim explain) and a traced game
-# once the run kernels of its policies are cached (bezsim replay), which shares all they
-# compile.
-REFERENCE_SECONDS = {"plain": 45, "expert": 75, "learned": 165, "external": 150,
-                     "external_learned": 240, "step": 80, "position": 5, "trace": 5}
+# Cold commands into an empty cache on the reference machine (2 cores, otherwise idle), by
+# the entry kernel a command calls (benchmarks/startup.py): a run's kernels without expert
+# (simulate --games 2000: 90 s), with expert (simulate --policies expert: 159 s), and with
+# the function slots of search and plug-ins (tournament --policies search,expert: 199 s,
+# search's slot compiled beside the run engine, engine_api/compile_aside.py); the step API's
+# replay with every built-in compiled in (play --against expert: 315 s). Those with learned,
+# the position kernels (bezsim explain) and a traced game once the run kernels of its
+# policies are cached (bezsim replay, which shares all they compile) are older figures
+# scaled by the same machine's plain run. Each is scaled by the calibration compile here
+# and now against REFERENCE_CALIBRATION, and replaced by this machine's own measurement
+# once it has one (TIMES_FILE).
+REFERENCE_SECONDS = {"plain": 90, "expert": 159, "learned": 350, "external": 199,
+                     "external_learned": 290, "step": 315, "position": 10, "trace": 10}
 ESTIMATE_SECONDS = REFERENCE_SECONDS       # the name the tests and benchmarks know
-REFERENCE_CALIBRATION = 0.13   # seconds the calibration kernel takes to compile there
+REFERENCE_CALIBRATION = 0.13   # seconds the calibration compile takes there (startup.py
+#                                --calibration)
 WHAT = {"plain": "the engine", "expert": "the engine with expert's player",
         "learned": "the engine with learned's and expert's players",
         "external": "the engine with search's seat and search's play-out engine",
