@@ -40,7 +40,6 @@ from numba.core import event
 # once it has one (TIMES_FILE).
 REFERENCE_SECONDS = {"plain": 90, "expert": 159, "learned": 350, "external": 199,
                      "external_learned": 290, "step": 315, "position": 10, "trace": 10}
-ESTIMATE_SECONDS = REFERENCE_SECONDS       # the name the tests and benchmarks know
 REFERENCE_CALIBRATION = 0.13   # seconds the calibration compile takes there (startup.py
 #                                --calibration)
 WHAT = {"plain": "the engine", "expert": "the engine with expert's player",
@@ -283,17 +282,9 @@ def _uncached(needs: Sequence[Need], cached: Callable[[str, str], bool]) -> list
     return keys
 
 
-def compile_estimate(needs: Sequence[Need],
-                     cached: Callable[[str, str], bool] | None = None,
-                     calibration: float | None = None,
-                     measured: dict[str, dict[str, float]] | None = None) -> int:
-    """Seconds a cold compile of what a command calls takes on this machine now (``needs``:
-    entry kernels and the policies each plays), leaving out what the on-disk cache holds
-    (``cached``, by default ``entry_cached``); 0 when only small kernels are left to compile.
-    ``calibration`` (seconds) and ``measured`` (times measured here) default to this
-    machine's; with ``calibration=REFERENCE_CALIBRATION`` and no measurements, the reference
-    figures."""
-    keys = _uncached(needs, cached or entry_cached)
+def _seconds(keys: list[str], calibration: float | None,
+             measured: dict[str, dict[str, float]] | None) -> int:
+    """Seconds these keys take to compile here now (0 for none)."""
     if not keys:
         return 0
     now = calibration_seconds() if calibration is None else calibration
@@ -307,6 +298,26 @@ def compile_estimate(needs: Sequence[Need],
     return max(1, int(round(seconds)))
 
 
+def _line(keys: list[str], seconds: int) -> str:
+    if not keys:
+        return "compiling a small part of the engine for this machine (once, a few seconds)…"
+    what = "; ".join(dict.fromkeys(WHAT[k] for k in keys))
+    return f"compiling {what} for this machine (once, about {seconds} s here)…"
+
+
+def compile_estimate(needs: Sequence[Need],
+                     cached: Callable[[str, str], bool] | None = None,
+                     calibration: float | None = None,
+                     measured: dict[str, dict[str, float]] | None = None) -> int:
+    """Seconds a cold compile of what a command calls takes on this machine now (``needs``:
+    entry kernels and the policies each plays), leaving out what the on-disk cache holds
+    (``cached``, by default ``entry_cached``); 0 when only small kernels are left to compile.
+    ``calibration`` (seconds) and ``measured`` (times measured here) default to this
+    machine's; with ``calibration=REFERENCE_CALIBRATION`` and no measurements, the reference
+    figures."""
+    return _seconds(_uncached(needs, cached or entry_cached), calibration, measured)
+
+
 def compile_message(needs: Sequence[Need],
                     cached: Callable[[str, str], bool] | None = None,
                     calibration: float | None = None,
@@ -314,11 +325,7 @@ def compile_message(needs: Sequence[Need],
     """The line said when a command's first kernel starts compiling: what compiles, and
     about how long it takes on this machine now (kernels the cache holds count nothing)."""
     keys = _uncached(needs, cached or entry_cached)
-    if not keys:
-        return "compiling a small part of the engine for this machine (once, a few seconds)…"
-    seconds = compile_estimate(needs, cached, calibration, measured)
-    what = "; ".join(dict.fromkeys(WHAT[k] for k in keys))
-    return f"compiling {what} for this machine (once, about {seconds} s here)…"
+    return _line(keys, _seconds(keys, calibration, measured))
 
 
 def say_on_stderr(line: str) -> None:
@@ -363,10 +370,10 @@ def compiles_said(needs: Sequence[Need], say: bool = True) -> Iterator[CompileCl
         with announce_compiles(None, lambda: "") as clock:
             yield clock
         return
-    keys = _uncached(needs, entry_cached)
-    message = compile_message(needs)
-    estimate = compile_estimate(needs) if keys else None
-    with announce_compiles(say_on_stderr, lambda: message, estimate) as clock:
+    keys = _uncached(needs, entry_cached)         # the cache is read once
+    seconds = _seconds(keys, None, None)
+    message = _line(keys, seconds)
+    with announce_compiles(say_on_stderr, lambda: message, seconds if keys else None) as clock:
         yield clock
     if clock.compiled and len(keys) == 1 and clock.seconds > 2:
         record_time(keys[0], clock.seconds, calibration_seconds())
