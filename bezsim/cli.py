@@ -243,7 +243,7 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
         out = out or os.path.join("data", "runs", f"{rules.variant}-{seed}")
     # one line when the first kernel compiles, whether in the checks (plug-ins, search) or
     # in the run
-    with compiles_said([("run", policy_list)], say=not no_progress):
+    with compiles_said([("run", policy_list)], say=not no_progress, rules=rules):
         if resume_dir is None:
             # a refused run says one line: the drawn seed is printed only for a run that
             # starts
@@ -369,7 +369,7 @@ def replay(variant: str, players: int | None, options: tuple[str, ...], policies
     policy_list = _parse_policies(policies, rules.players, policy_params)
     from bezsim.replay import transcript
 
-    with compiles_said([("trace", policy_list)]):
+    with compiles_said([("run", policy_list)], rules=rules):
         text = transcript(rules, policy_list, seed, game)
     click.echo(text.rstrip("\n"))
 
@@ -612,7 +612,7 @@ def tournament(variant: str, options: tuple[str, ...], policies: str, games: int
         click.echo(f"seed: {seed}", err=True)
     pairs = [("run", [a, b]) for k, a in enumerate(names) for b in names[k + 1:]]
     try:
-        with compiles_said(pairs, say=not no_progress):
+        with compiles_said(pairs, say=not no_progress, rules=rules, compile_with=names):
             frame = tour.run_tournament(rules, names, games, seed, threads=threads,
                                         progress=not no_progress)
     except KeyboardInterrupt:
@@ -689,7 +689,8 @@ def tune(variant: str, options: tuple[str, ...], policy: str, against: str,
     command = "bezsim tune " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     try:
         with compiles_said([("run", [start, b]) for b in setup.against],
-                           say=not no_progress):
+                           say=not no_progress, rules=rules,
+                           compile_with=[start, *setup.against]):
             state = tuning.tune(setup, out, threads=threads, progress=not no_progress,
                                 command=command)
     except KeyboardInterrupt:

@@ -27,6 +27,15 @@ from pathlib import Path
 _PACKAGE = Path(__file__).resolve().parent
 KERNEL_FOLDERS = ("engine", "policies", "env_kernels")
 _VERSIONS_KEPT = 3     # other processes may still be using a recent older version
+COMPILE_ALL = "BEZSIM_COMPILE_ALL"
+
+
+def compile_all() -> bool:
+    """Whether a run compiles one engine for every variant and built-in policy
+    (``BEZSIM_COMPILE_ALL=1``) instead of only what its variant and seats use: a longer first
+    compile that then serves every variant, which suits switching between many of them (the
+    test suite does)."""
+    return os.environ.get(COMPILE_ALL, "") not in ("", "0")
 
 
 def kernel_sources() -> list[Path]:

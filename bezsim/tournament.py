@@ -179,15 +179,18 @@ def add_batch(totals: PairTotals, batch: api.GameBatch, roles: Sequence[int],
 
 
 def play_pair(rules: Rules, a: str, b: str, games: int, seed: int, threads: int | None = None,
-              advance=lambda n: None) -> PairTotals:
-    """Play every seating of (a, b) on game indices 0..games-1; sums from a's side."""
+              advance=lambda n: None, compile_with: Sequence[str] = ()) -> PairTotals:
+    """Play every seating of (a, b) on game indices 0..games-1; sums from a's side. The
+    engine compiles in what ``compile_with`` plays too (the other pairs of a tournament:
+    one engine for all of them)."""
     from bezsim.policy_specs.policy_set import resolve_policies
     from bezsim.running.shard_work import COMPUTE_CHUNK
 
     one_hand_game = rules.definition.one_hand_game
     totals = PairTotals(games)
     for roles in seatings(rules.players, rules.partners):
-        seated = resolve_policies([(a, b)[r] for r in roles], rules)      # once per seating
+        seated = resolve_policies([(a, b)[r] for r in roles], rules,      # once per seating
+                                  compile_with)
         for start in range(0, games, COMPUTE_CHUNK):
             n = min(COMPUTE_CHUNK, games - start)
             add_batch(totals, run_games_checked(rules, seated, seed, start, n, threads), roles,
@@ -241,12 +244,12 @@ def run_tournament(rules: Rules, policies: str | Sequence[str], games: int, seed
     first_seating = seatings(rules.players, rules.partners)[0]
     for i, j in pairs:        # compiled before the bar starts, so its rate measures games
         load_kernels_announced(rules, [(names[i], names[j])[r] for r in first_seating],
-                               progress)
+                               progress, names)
     with _progress_bar(len(pairs) * n_seatings * games, progress) as bar:
         for i, j in pairs:
             bar.set_description(f"{names[i]} vs {names[j]}")
             results[i, j] = play_pair(rules, names[i], names[j], games, seed, threads,
-                                      bar.update)
+                                      bar.update, names)
 
     rows = []
     for i, j in pairs:

@@ -117,7 +117,8 @@ def fitness(rules: Rules, spec: str, against: tuple[str, ...], deals: int, seed:
     one_hand = rules.definition.one_hand_game
     results = []
     for b in against:
-        t = play_pair(rules, spec, b, deals, seed, threads)
+        t = play_pair(rules, spec, b, deals, seed, threads,
+                      compile_with=(spec, *against))      # one engine for every opponent
         games = t.wins_a + t.wins_b + t.draws
         if one_hand:
             results.append(float(t.margin.sum()) / (t.seatings * deals))

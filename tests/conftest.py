@@ -7,10 +7,15 @@ hand/event counts hold junk, so a test catches any reader that ignores the count
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 
-import numpy as np
+# one engine for every variant and policy: the suite plays them all, so it compiles each kind
+# of engine once (tests/test_compile_shapes.py checks the pruned engines play the same games)
+os.environ.setdefault("BEZSIM_COMPILE_ALL", "1")
+
+import numpy as np  # noqa: E402
 import pytest
 from read_only_helpers import read_only_copy, read_only_dir  # noqa: F401  (fixtures)
 
@@ -101,7 +106,7 @@ class FakeEngine:
                 info[g - game_start, C.GI_OVERFLOW] = 1
         return api.GameBatch(game_start, PLAYERS, hand_seat, hand_info, info, events)
 
-    def load_kernels(self, rules, policies) -> api.GameBatch:
+    def load_kernels(self, rules, policies, compile_with=()) -> api.GameBatch:
         """Nothing to compile: an empty batch, as the engine's, not recorded as a call."""
         players = len(policies)
         return api.GameBatch(0, players, np.zeros((0, 1, players, C.HS_SIZE), np.int32),
@@ -148,7 +153,9 @@ def _fake_registry() -> types.ModuleType:
         part.strip() for part in text.split(",") if keep_empty or part.strip()]
     module.parse_policies = parse_policies
     module.parse_spec = lambda spec: (types.SimpleNamespace(name=spec, function=None), {})
-    module.policy_functions = lambda specs: None     # no external policies in the fake
+    module.policy_functions = lambda specs, variant=None, compile_with=(): None  # none
+    module.set_flags = lambda specs, variant=None, compile_with=(): {}   # everything in
+    module.variant_shape = lambda variant: "all"
     module.resolved_values = lambda specs, variant: {}   # no by-variant policy in the fake
     return module
 
@@ -157,7 +164,7 @@ def _fake_policy_set(registry: types.ModuleType) -> types.ModuleType:
     """Policies "resolved" by the fake registry: the fake engine takes the names as they are."""
     module = types.ModuleType("bezsim.policy_specs.policy_set")
     module.PolicySet = tuple
-    module.resolve_policies = lambda policies, rules: registry.parse_policies(
+    module.resolve_policies = lambda policies, rules, compile_with=(): registry.parse_policies(
         policies if isinstance(policies, str) else list(policies), rules.players)
     return module
 

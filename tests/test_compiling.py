@@ -120,12 +120,12 @@ def test_the_run_says_it_compiles_and_its_rate_leaves_the_compile_out(tmp_path, 
     def fresh(x):
         return x - 1
 
-    def compiling_load(rules, policies):        # the engine's load, with a kernel to compile
+    def compiling_load(rules, policies, compile_with=()):   # the engine's load, compiling
         assert fresh(1) == 0
         return fake_engine.load_kernels(rules, policies)
 
     monkeypatch.setattr(api, "load_kernels", compiling_load)
-    monkeypatch.setattr(compiling, "entry_cached", lambda entry, run_set: False)  # cold
+    monkeypatch.setattr(compiling, "entry_cached", lambda *key: False)  # cold
     summary = runner.run_simulation(rules, ["random", "greedy"], 3, 20, tmp_path / "a",
                                     progress=True)
     err = capsys.readouterr().err
@@ -160,12 +160,12 @@ def test_a_cached_engine_says_nothing_on_the_command_line(tmp_path):
 ])
 def test_the_estimate_follows_the_kernels_a_run_needs(policies, kernels, about):
     assert kernel_set(policies) == kernels
-    cold = compile_message([("run", policies)], lambda entry, run_set: False, **HERE)
+    cold = compile_message([("run", policies)], lambda *key: False, **HERE)
     assert cold == f"compiling {WHAT[kernels]} for this machine (once, about {about} s here)…"
 
 
 def _cache_holding(*held: tuple[str, str]):
-    return lambda entry, run_set: (entry, run_set) in held
+    return lambda entry, run_set, flags=None: (entry, run_set) in held
 
 
 def test_what_the_cache_holds_counts_nothing():
@@ -178,19 +178,17 @@ def test_what_the_cache_holds_counts_nothing():
     # a tournament of three policies needs the plain and the expert kernels, each once
     pairs = [("run", ["random", "greedy"]), ("run", ["random", "expert"]),
              ("run", ["greedy", "expert"])]
-    assert compile_estimate(pairs, _cache_holding(), **HERE) == R["plain"] + R["expert"]
-    assert compile_estimate(pairs, _cache_holding(("run", "plain")), **HERE) == R["expert"]
-    assert compile_message(pairs, _cache_holding(), **HERE) == (
+    names = ["random", "greedy", "expert"]
+    assert compile_estimate(pairs, _cache_holding(), **HERE, compile_with=names) == (
+        R["plain"] + R["expert"])
+    assert compile_estimate(pairs, _cache_holding(("run", "plain")), **HERE,
+                            compile_with=names) == R["expert"]
+    assert compile_message(pairs, _cache_holding(), **HERE, compile_with=names) == (
         f"compiling {WHAT['plain']}; {WHAT['expert']} for this machine (once, about "
         f"{R['plain'] + R['expert']} s here)…")
 
 
-def test_a_traced_game_shares_the_run_kernels_of_its_policies():
-    trace = [("trace", ["random", "greedy"])]
-    assert compile_estimate(trace, _cache_holding(), **HERE) == R["plain"]
-    assert compile_estimate(trace, _cache_holding(("run", "plain")), **HERE) == R["trace"]
-    assert compile_estimate(trace, _cache_holding(("run", "plain"), ("trace", "plain")),
-                            **HERE) == 0
+def test_the_step_and_position_kernels_are_estimated_apart_from_the_run():
     assert compile_estimate([("step", ()), ("position", ())], _cache_holding(),
                             **HERE) == R["step"] + R["position"]
     assert compile_estimate([("step", ())], _cache_holding(("step", "")), **HERE) == 0
@@ -342,7 +340,7 @@ def test_every_command_that_may_compile_says_so_once(command, module, function, 
         return real(*args, **kwargs)
 
     monkeypatch.setattr(target, function, with_compiles)
-    monkeypatch.setattr(compiling, "entry_cached", lambda entry, run_set: False)
+    monkeypatch.setattr(compiling, "entry_cached", lambda *key: False)
     args = [a.format(position=tmp_path / "position.json", tmp=tmp_path) for a in command]
     result = CliRunner().invoke(cli.cli, args, input="q\n", prog_name="bezsim")
     assert result.exit_code == 0, (result.stdout, result.stderr)
@@ -361,13 +359,13 @@ def test_a_tournament_says_it_compiles_before_its_bar(fake_engine, rules, capsys
 
     lineups = []
 
-    def compiling_load(rules, policies):
+    def compiling_load(rules, policies, compile_with=()):
         lineups.append(list(policies))
         assert fresh(1) == 3
         return fake_engine.load_kernels(rules, policies)
 
     monkeypatch.setattr(api, "load_kernels", compiling_load)
-    monkeypatch.setattr(compiling, "entry_cached", lambda entry, run_set: False)  # cold
+    monkeypatch.setattr(compiling, "entry_cached", lambda *key: False)  # cold
     frame = run_tournament(rules, ["random", "greedy"], games=4, seed=1, progress=True)
     assert len(frame) == 2
     assert lineups == [["random", "greedy"]]          # every pair's kernels, before playing
@@ -418,8 +416,8 @@ def test_a_cold_search_run_compiles_searchs_slot_beside_the_run_engine(idle, spa
     from bezsim.rules import Rules
 
     monkeypatch.setattr(compile_aside, "_idle_cores", lambda: idle)
-    monkeypatch.setattr(compile_aside, "slots_to_compile", lambda specs: ["play"])
-    monkeypatch.setattr(compiling, "entry_cached", lambda entry, run_set: False)
+    monkeypatch.setattr(compile_aside, "slots_to_compile", lambda specs, shape: ["play"])
+    monkeypatch.setattr(compiling, "entry_cached", lambda *key: False)
     monkeypatch.setattr(compile_aside.subprocess, "Popen", _Helper)
     _Helper.started = []
     compiled = []
@@ -434,5 +432,6 @@ def test_a_cold_search_run_compiles_searchs_slot_beside_the_run_engine(idle, spa
     assert _Helper.started[0][-1] == "play"
     placeholder, = compiled
     assert list(placeholder.specs) == ["search", "expert"]
-    assert numba.typeof(placeholder.functions) == compiling._set_type("external")
+    flags = compiling.run_flags(placeholder.specs, Rules.make("ordinary"))
+    assert numba.typeof(placeholder.functions) == compiling._set_type("external", flags)
     assert said == ["compiling…"] and clock.compiled       # the wait counts as compiling

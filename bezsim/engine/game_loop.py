@@ -154,7 +154,7 @@ def start_game(params, seed, game, S, rng, game_info):
     return first_dealer
 
 
-@njit(error_model="numpy", cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def deal_and_play(params, S, rng, pol_ids, pol_params, fns, seed, game, h, dealer):
     """Hand ``h`` of the game dealt from its own stream and played; returns (winner of the
     last stock trick, winner of the last trick)."""
@@ -183,7 +183,7 @@ def end_hand(params, S, h, dealer, w24, w_last, hand_seat, hand_info, game_info)
     return winner >= 0, winner
 
 
-@njit(error_model="numpy", cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info,
               events, S, rng):
     """Hands until a seat reaches the target (R2.6); outcome rows written for this game."""
@@ -257,27 +257,18 @@ def trace_seats(S, kind, first, values, players, last, last2):
 
 @njit(error_model="numpy", cache=True, nogil=True)
 def run_serial(params, pol_ids, pol_params, fns, seed, game_start, hand_seat, hand_info, game_info,
-               events):
+               events, trace):
     """Play games game_start .. game_start + n - 1, one output row each, in one reused state
     buffer (reset_game between games) rather than allocating and zeroing 24 KB a game. Each
     game depends only on its index, so how a run splits its games into calls (and calls
-    onto threads, api.run_games) changes no result."""
+    onto threads, api.run_games) changes no result. ``trace``: room for the steps of a
+    one-game call (replay), or no rows; returns the rows used. One kernel for both, so a
+    traced game compiles nothing more than its run."""
     players = params[PR_PLAYERS]
-    S = new_state(events.shape[1], 0)
+    S = new_state(events.shape[1], trace.shape[0])
     rng = np.zeros((1 + players, 4), np.uint64)
     for i in range(game_info.shape[0]):
         reset_game(S)
         play_game(params, pol_ids, pol_params, fns, seed, game_start + i, hand_seat[i],
                   hand_info[i], game_info[i], events[i], S, rng)
-
-
-@njit(error_model="numpy", cache=True)
-def trace_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info,
-               events, trace):
-    """One game with every step written to ``trace`` (replay); returns the trace rows used."""
-    players = params[PR_PLAYERS]
-    S = new_state(events.shape[0], trace.shape[0])
-    rng = np.zeros((1 + players, 4), np.uint64)
-    play_game(params, pol_ids, pol_params, fns, seed, game, hand_seat, hand_info, game_info, events,
-              S, rng)
     return copy_trace(S, trace)

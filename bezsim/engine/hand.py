@@ -1,6 +1,8 @@
 """One hand of the ordinary game (R2): deal, 24 stock tricks with declarations and draws,
 8 tricks under stage-2 duties, brisques and last trick. Reads the params array only."""
 
+from numba.core.extending import overload
+
 from bezsim.engine.constants import (
     A_STOP,
     ACE,
@@ -86,7 +88,8 @@ from bezsim.engine.constants import (
     V_UNSEEN,
 )
 from bezsim.engine.decisions import decide
-from bezsim.engine.jit import njit
+from bezsim.engine.external import SET_OPEN_CARDS, SET_PAIRS, in_set
+from bezsim.engine.jit import ENGINE_OPTIONS, njit
 from bezsim.engine.offers import legal_declarations
 from bezsim.engine.open_cards import open_cards_trick
 from bezsim.engine.pending import (
@@ -102,9 +105,11 @@ from bezsim.engine.scoring import release_instances, score_combination, score_se
 from bezsim.engine.state import (
     CNT_WIDTH,
     CTR_DECLARING,
+    CTR_FAULT,
     CTR_PAIRS,
     CTR_STOCK_POS,
     CTR_STOCK_WINNER,
+    FAULT_POLICY,
     N_MAX,
     O_ACTS,
     O_APTS,
@@ -449,6 +454,56 @@ def finish_trick(params, S, winner, n_in, hand_no, trick_no, n_tricks, stage1_tr
     S[O_SC + SC_N_TRICK] = 0
 
 
+# The two below are compiled as the very function they stand for when the policy set has
+# it (an overload whose implementation is that function's own code): a wrapper calling it
+# would be one more compiled level, and numba optimises every level's callees again.
+
+
+def open_cards_in_set(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no):
+    """open_cards_trick (Polish open cards after a trick, R5), or a fault (never reached)
+    when the run's policy set ``fns`` leaves the variant's open cards out
+    (engine/external.py): the kernels of a run of another variant never compile them."""
+    if fns is not None and fns[SET_OPEN_CARDS] is None:
+        S[CTR_FAULT] = FAULT_POLICY
+        return
+    open_cards_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no)
+
+
+@overload(open_cards_in_set, jit_options=ENGINE_OPTIONS)
+def _open_cards_in_set_impl(params, S, rng, pol_ids, pol_params, fns, seat, hand_no,
+                            trick_no):
+    if not in_set(fns, SET_OPEN_CARDS):
+        def left_out(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no):
+            S[CTR_FAULT] = FAULT_POLICY
+        return left_out
+
+    def open_cards(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no):
+        open_cards_trick(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no)
+    return open_cards
+
+
+def pairs_in_set(params, S, rng, pol_ids, pol_params, fns, hand_no, winner_stage1, t, leader):
+    """pairs_from (the R4.2 pairs ending), or a fault (never reached, returning ``leader``)
+    when the run's policy set ``fns`` leaves the pairs ending out."""
+    if fns is not None and fns[SET_PAIRS] is None:
+        S[CTR_FAULT] = FAULT_POLICY
+        return leader
+    return pairs_from(params, S, rng, pol_ids, pol_params, fns, hand_no, winner_stage1, t,
+                      leader)
+
+
+@overload(pairs_in_set, jit_options=ENGINE_OPTIONS)
+def _pairs_in_set_impl(params, S, rng, pol_ids, pol_params, fns, hand_no, winner_stage1, t,
+                       leader):
+    if not in_set(fns, SET_PAIRS):
+        def left_out(params, S, rng, pol_ids, pol_params, fns, hand_no, winner_stage1, t,
+                     leader):
+            S[CTR_FAULT] = FAULT_POLICY
+            return leader
+        return left_out
+    return pairs_from.py_func
+
+
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,
                       stage1_tricks, n_tricks):
@@ -458,7 +513,7 @@ def after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no,
     S[CTR_STOCK_WINNER] = winner
     finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
     if params[PR_OPEN_CARDS]:
-        open_cards_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)
+        open_cards_in_set(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)
     else:
         if t < stage1_tricks or params[PR_DECL_AFTER_LAST]:
             team_declare(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,
@@ -468,6 +523,13 @@ def after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no,
                 pending_flush(S, p, hand_no, t)
     for k in range(players):
         draw(params, S, next_seat(winner, k, players), hand_no, t)
+
+
+# The same step called, not inlined, where it runs once a call (resume.py: search takes up a
+# hand there once per play-out): numba's inlining of it costs a cold compile 7 s a site.
+# (getattr: with NUMBA_DISABLE_JIT the decorated function is the plain one.)
+called_after_stock_trick = njit(error_model="numpy", cache=True, _nrt=False)(
+    getattr(after_stock_trick, "py_func", after_stock_trick))
 
 
 @njit(error_model="numpy", cache=True, inline="always", _nrt=False)
@@ -480,7 +542,7 @@ def hand_shape(params):
     return stage1_tricks, stage1_tricks + (2 * hand_size if pairs else hand_size), pairs
 
 
-@njit(error_model="numpy", cache=True, _nrt=False)
+@njit(error_model="numpy", cache=True, inline="always", _nrt=False)
 def play_hand(params, S, rng, pol_ids, pol_params, fns, hand_no, dealer):
     """Play one hand; points land in O_HPTS (by kind) and SC_HAND_POINTS + seat.
     Returns (winner of the last stock trick, winner of the last trick)."""
@@ -517,15 +579,15 @@ def play_rest(params, S, rng, pol_ids, pol_params, fns, hand_no, t0, leader, win
         winner_stage1 = winner
     if pairs:
         S[CTR_PAIRS] = winner_stage1
-        winner = pairs_from(params, S, rng, pol_ids, pol_params, fns, hand_no, winner_stage1,
-                            stage1_tricks, leader)
+        winner = pairs_in_set(params, S, rng, pol_ids, pol_params, fns, hand_no, winner_stage1,
+                              stage1_tricks, leader)
     else:
         for t in range(max(t0, stage1_tricks + 1), n_tricks + 1):
             winner = play_trick(params, S, rng, pol_ids, pol_params, fns, leader, -1, players,
                                 hand_no, t, 2)
             finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
             if open_cards:
-                open_cards_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)
+                open_cards_in_set(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)
             leader = winner
     brisques_at_end(params, S, hand_no, n_tricks)
     return winner_stage1, winner

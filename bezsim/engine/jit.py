@@ -24,6 +24,10 @@ from bezsim.compile_cache import use_versioned_cache_dir
 use_versioned_cache_dir()      # before any kernel is defined, so every kernel caches there
 
 
+# the engine's own options, for an overload compiled as one of its functions (hand.py)
+ENGINE_OPTIONS = {"cache": True, "error_model": "numpy", "_nrt": False}
+
+
 def _plain_call_template(dispatcher: CPUDispatcher) -> None:
     compiled_for_literals = dispatcher.get_call_template
 

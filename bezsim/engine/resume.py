@@ -9,6 +9,7 @@ and the R4.2 pairs ending from the winner of the last stock trick (S[CTR_PAIRS])
 """
 
 import numpy as np
+from numba.core.extending import overload
 
 from bezsim.engine.constants import (
     D_PLAY,
@@ -24,24 +25,28 @@ from bezsim.engine.constants import (
     SC_TRUMP,
 )
 from bezsim.engine.decisions import decide
+from bezsim.engine.external import SET_OPEN_CARDS, SET_PAIRS, in_set
 from bezsim.engine.hand import (
-    after_stock_trick,
     brisques_at_end,
+    called_after_stock_trick,
     declare_from,
     draw,
     finish_trick,
     hand_shape,
     next_seat,
-    pairs_from,
+    open_cards_in_set,
+    pairs_in_set,
     play_card,
     play_rest,
 )
-from bezsim.engine.jit import njit
-from bezsim.engine.open_cards import open_cards_rest, open_cards_trick
+from bezsim.engine.jit import ENGINE_OPTIONS, njit
+from bezsim.engine.open_cards import open_cards_rest
 from bezsim.engine.pending import pending_flush
 from bezsim.engine.state import (
     CTR_DECLARING,
+    CTR_FAULT,
     CTR_PAIRS,
+    FAULT_POLICY,
     O_ACTS,
     O_DECISION,
     O_SC,
@@ -58,7 +63,7 @@ def resume_after_play(params, S, rng, pol_ids, pol_params, fns, card):
     stage1_tricks, n_tricks, pairs = hand_shape(params)
     stage = S[O_SC + SC_STAGE]
     if pairs and stage == 2:
-        return _resume_pairs(params, S, rng, pol_ids, pol_params, fns, card)
+        return resume_pairs_in_set(params, S, rng, pol_ids, pol_params, fns, card)
     # read as int64, the engine's own type for them: the hand functions called below then
     # compile once for both (a cold start compiled play_rest twice, open_cards_trick thrice)
     t = np.int64(S[O_SC + SC_TRICK])
@@ -75,15 +80,34 @@ def resume_after_play(params, S, rng, pol_ids, pol_params, fns, card):
         play_card(params, S, seat, S[O_ACTS + i], hand_no, t, n, S[O_SCRATCH + i])
     winner = next_seat(leader, winning_index(S, players, trump), players)
     if stage == 1:
-        after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,
-                          stage1_tricks, n_tricks)
+        called_after_stock_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no,
+                                 t, stage1_tricks, n_tricks)
     else:
         finish_trick(params, S, winner, players, hand_no, t, n_tricks, stage1_tricks)
         if params[PR_OPEN_CARDS]:
-            open_cards_trick(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)
+            open_cards_in_set(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t)
     w1, w = play_rest(params, S, rng, pol_ids, pol_params, fns, hand_no, t + 1, winner,
                       winner if t == stage1_tricks else -1)
     return w
+
+
+def resume_pairs_in_set(params, S, rng, pol_ids, pol_params, fns, card):
+    """_resume_pairs, or a fault (never reached) when the policy set ``fns`` leaves the
+    pairs ending out; compiled as _resume_pairs itself (hand.py, open_cards_in_set)."""
+    if fns is not None and fns[SET_PAIRS] is None:
+        S[CTR_FAULT] = FAULT_POLICY
+        return 0
+    return _resume_pairs(params, S, rng, pol_ids, pol_params, fns, card)
+
+
+@overload(resume_pairs_in_set, jit_options=ENGINE_OPTIONS)
+def _resume_pairs_in_set_impl(params, S, rng, pol_ids, pol_params, fns, card):
+    if not in_set(fns, SET_PAIRS):
+        def left_out(params, S, rng, pol_ids, pol_params, fns, card):
+            S[CTR_FAULT] = FAULT_POLICY
+            return 0
+        return left_out
+    return _resume_pairs.py_func
 
 
 @njit(error_model="numpy", cache=True, _nrt=False)
@@ -107,10 +131,32 @@ def _resume_pairs(params, S, rng, pol_ids, pol_params, fns, card):
         play_card(params, S, other, card, hand_no, t, 1)
     winner = leader if winning_index(S, 2, trump) == 0 else other
     finish_trick(params, S, winner, 2, hand_no, t, n_tricks, stage1_tricks)
-    winner = pairs_from(params, S, rng, pol_ids, pol_params, fns, hand_no, winner_stage1, t,
-                        winner)
+    winner = pairs_in_set(params, S, rng, pol_ids, pol_params, fns, hand_no, winner_stage1, t,
+                          winner)
     brisques_at_end(params, S, hand_no, n_tricks)
     return winner
+
+
+def open_cards_rest_in_set(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no,
+                           k0, code):
+    """open_cards_rest, or a fault (never reached) when the policy set ``fns`` leaves the
+    open cards out; compiled as open_cards_rest itself (hand.py, open_cards_in_set)."""
+    if fns is not None and fns[SET_OPEN_CARDS] is None:
+        S[CTR_FAULT] = FAULT_POLICY
+        return
+    open_cards_rest(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no, k0,
+                    code)
+
+
+@overload(open_cards_rest_in_set, jit_options=ENGINE_OPTIONS)
+def _open_cards_rest_in_set_impl(params, S, rng, pol_ids, pol_params, fns, seat, hand_no,
+                                 trick_no, k0, code):
+    if not in_set(fns, SET_OPEN_CARDS):
+        def left_out(params, S, rng, pol_ids, pol_params, fns, seat, hand_no, trick_no, k0,
+                     code):
+            S[CTR_FAULT] = FAULT_POLICY
+        return left_out
+    return open_cards_rest.py_func
 
 
 @njit(error_model="numpy", cache=True, _nrt=False)
@@ -125,8 +171,8 @@ def resume_after_declare(params, S, rng, pol_ids, pol_params, fns, seat, code):
     place = np.int64(S[CTR_DECLARING])
     if params[PR_OPEN_CARDS]:
         winner = seat                    # Polish: only the trick's winner decides here
-        open_cards_rest(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t, place,
-                        code)
+        open_cards_rest_in_set(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,
+                               place, code)
     else:
         winner = place & 3
         declare_from(params, S, rng, pol_ids, pol_params, fns, winner, hand_no, t,

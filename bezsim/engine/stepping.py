@@ -16,7 +16,7 @@ plays: the same calls, in the same order, on the same streams.
 import numpy as np
 
 from bezsim.engine.constants import PR_PLAYERS, SC_DEALER, SC_HAND
-from bezsim.engine.game_loop import deal_and_play, end_game, end_hand, play_game, start_game
+from bezsim.engine.game_loop import deal_and_play, end_game, end_hand, start_game
 from bezsim.engine.hand import next_seat
 from bezsim.engine.jit import njit
 from bezsim.engine.resume import resume_after_decision
@@ -47,21 +47,27 @@ def step_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, gam
 @njit(error_model="numpy", cache=True, _nrt=False)
 def play_on(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info,
             events, S, rng, seat, action):
-    """step_game's play, which a scripted seat's decision interrupts (it raises)."""
+    """step_game's play, which a scripted seat's decision interrupts (it raises). From the
+    start (``seat`` < 0) it is play_game's game: the same calls in the same order. One call
+    site of the hand (deal_and_play is inlined, the whole hand with it)."""
     players = params[PR_PLAYERS]
+    w24 = w_last = 0
     if seat < 0:
         reset_game(S)
         h = 0
         dealer = start_game(params, seed, game, S, rng, game_info)
-        w24, w_last = deal_and_play(params, S, rng, pol_ids, pol_params, None, seed, game, h,
-                                    dealer)
+        deal = True
     else:
         w_last = resume_after_decision(params, S, rng, pol_ids, pol_params, None, seat,
                                        action)
         h = S[O_SC + SC_HAND]
         dealer = S[O_SC + SC_DEALER]
         w24 = S[CTR_STOCK_WINNER]
+        deal = False
     while True:
+        if deal:
+            w24, w_last = deal_and_play(params, S, rng, pol_ids, pol_params, None, seed, game,
+                                        h, dealer)
         over, winner = end_hand(params, S, h, dealer, w24, w_last, hand_seat, hand_info,
                                 game_info)
         if over:
@@ -69,8 +75,7 @@ def play_on(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_
             return GAME_OVER
         h += 1
         dealer = next_seat(dealer, 1, players)
-        w24, w_last = deal_and_play(params, S, rng, pol_ids, pol_params, None, seed, game, h,
-                                    dealer)
+        deal = True
 
 
 @njit(error_model="numpy", cache=True)
@@ -78,12 +83,13 @@ def replay_game(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, g
                 events, S):
     """One game from its start in a state array that carries a script (engine/script.py),
     every built-in policy compiled in; it stops where the script runs out, or ends. Returns
-    the random streams there."""
+    the random streams there. It plays as step_game does from the start (play_on), so the
+    step engine compiles the hand once."""
     players = params[PR_PLAYERS]
     rng = np.zeros((1 + players, 4), np.uint64)
     try:
-        play_game(params, pol_ids, pol_params, None, seed, game, hand_seat, hand_info,
-                  game_info, events, S, rng)
+        play_on(params, pol_ids, pol_params, seed, game, hand_seat, hand_info, game_info,
+                events, S, rng, -1, 0)
     except Exception:  # noqa: BLE001 - a scripted seat stopped it (script.stopped_seat)
         pass
     return rng

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 
 from numba.core import event
@@ -23,8 +24,8 @@ from bezsim.policy_specs.registry import PolicySpec
 
 _HELPER = ("import sys\n"
            "from bezsim.policies.search import search_function\n"
-           "for kind in sys.argv[1:]:\n"
-           "    search_function(kind)\n")
+           "for kind in sys.argv[2:]:\n"
+           "    search_function(kind, sys.argv[1])\n")
 
 
 def _cores() -> int:
@@ -34,9 +35,29 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _idle_cores() -> float:
-    """Cores free for a helper now: those of this process less the machine's load (a
-    helper on a busy machine only slows this process's own compile)."""
+def _busy_and_total() -> tuple[int, int] | None:
+    """The machine's CPU time so far, busy and in all (Linux's /proc/stat), or None."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)      # idle and iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def _idle_cores(window: float = 0.25) -> float:
+    """Cores free for a helper now: this process's cores times the share of the machine
+    idle over a short window (a helper on a busy machine only slows this process's own
+    compile). The load average lags a job that has just ended by a minute, so it is the
+    fallback only where /proc/stat is missing."""
+    before = _busy_and_total()
+    if before is not None:
+        time.sleep(window)
+        after = _busy_and_total()
+        if after is not None and after[1] > before[1]:
+            busy = (after[0] - before[0]) / (after[1] - before[1])
+            return _cores() * (1.0 - busy)
     try:
         load = os.getloadavg()[0]
     except OSError:                  # no load average (not on Unix)
@@ -44,8 +65,9 @@ def _idle_cores() -> float:
     return _cores() - load
 
 
-def slots_to_compile(specs: Sequence[PolicySpec]) -> list[str]:
-    """The kinds of search slot these seats play that the on-disk cache lacks."""
+def slots_to_compile(specs: Sequence[PolicySpec], shape: str = "all") -> list[str]:
+    """The kinds of search slot these seats play that the on-disk cache lacks, with their
+    play-outs of ``shape`` (policies/search.py, SHAPES)."""
     from bezsim.engine_api.compiling import _on_disk
     from bezsim.policies.search import slot_kind, slot_source
 
@@ -53,43 +75,46 @@ def slots_to_compile(specs: Sequence[PolicySpec]) -> list[str]:
     for spec in specs:
         if spec.info.name == "search":
             kind = slot_kind(spec.values)
-            if kind not in kinds and not _on_disk(slot_source(kind)):
+            if kind not in kinds and not _on_disk(slot_source(kind, shape)):
                 kinds.append(kind)
     return kinds
 
 
-def _placeholder(rules, specs: list[PolicySpec]) -> PolicySet:
+def _placeholder(rules, specs: list[PolicySpec], compile_with: Sequence[str] = ()) -> PolicySet:
     """The seats as the run kernels read them, every slot holding the empty policy: the
     kernels' type, known before any slot is compiled."""
     from bezsim.engine.external import policy_set
     from bezsim.policies.plugins import function_slots
-    from bezsim.policy_specs.registry import policy_ids, policy_params
+    from bezsim.policy_specs.registry import policy_ids, policy_params, set_flags
 
     with_learned = any(spec.info.name == "learned" for spec in specs)
     return PolicySet(tuple(specs), rules.variant, policy_ids(specs),
                      policy_params(specs, rules.variant),
-                     policy_set(True, function_slots([]), with_learned))
+                     policy_set(True, function_slots([]), with_learned,
+                                **set_flags(specs, rules.definition, compile_with)))
 
 
 def compile_run_beside_slots(rules, policies: Sequence[str] | str,
-                             compile_run: Callable[[PolicySet], object]) -> bool:
+                             compile_run: Callable[[PolicySet], object],
+                             compile_with: Sequence[str] = ()) -> bool:
     """With a core to spare (two or more, the machine otherwise idle) and search's slots not
     yet compiled, compile them in a helper process while ``compile_run(placeholder)``
     compiles the run engine here; the wait for the helper counts as compiling (numba's
     compile event). Returns whether it did."""
-    from bezsim.engine_api.compiling import entry_cached, kernel_set
-    from bezsim.policy_specs.registry import parse_policies
+    from bezsim.engine_api.compiling import entry_cached, kernel_set, run_flags
+    from bezsim.policy_specs.registry import parse_policies, variant_shape
 
     specs = parse_policies(policies, rules.players)
-    kinds = slots_to_compile(specs)
+    shape = variant_shape(rules.definition)
+    kinds = slots_to_compile(specs, shape)
     if (not kinds or _idle_cores() < 1.5
-            or entry_cached("run", kernel_set(specs))):
+            or entry_cached("run", kernel_set(specs), run_flags(specs, rules, compile_with))):
         return False
-    helper = subprocess.Popen([sys.executable, "-c", _HELPER, *kinds],
+    helper = subprocess.Popen([sys.executable, "-c", _HELPER, shape, *kinds],
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
     try:
-        compile_run(_placeholder(rules, specs))
+        compile_run(_placeholder(rules, specs, compile_with))
         with event.trigger_event("numba:compile", data={"dispatcher": None, "args": (),
                                                          "return_type": None}):
             helper.wait()

@@ -39,7 +39,7 @@ from numba.core import event
 # and now against REFERENCE_CALIBRATION, and replaced by this machine's own measurement
 # once it has one (TIMES_FILE).
 REFERENCE_SECONDS = {"plain": 90, "expert": 159, "learned": 350, "external": 199,
-                     "external_learned": 290, "step": 315, "position": 10, "trace": 10}
+                     "external_learned": 290, "step": 315, "position": 10}
 REFERENCE_CALIBRATION = 0.13   # seconds the calibration compile takes there (startup.py
 #                                --calibration)
 WHAT = {"plain": "the engine", "expert": "the engine with expert's player",
@@ -48,7 +48,7 @@ WHAT = {"plain": "the engine", "expert": "the engine with expert's player",
         "external_learned": "the engine with search's and learned's seats and search's "
                             "play-out engine",
         "step": "the step engine with every built-in player",
-        "position": "the position kernels", "trace": "a traced game's kernels"}
+        "position": "the position kernels"}
 TIMES_FILE = "compile_times.json"   # beside the versioned caches: measured here, by key
 TICK_SECONDS = 1.0                  # a terminal's line is refreshed this often
 LINE_SECONDS = 30.0                 # elsewhere (a log), a line this often
@@ -143,27 +143,40 @@ def kernel_set(policy_specs: Sequence[str]) -> str:
 
 
 Need = tuple[str, Sequence[str]]   # (entry kernel, the policies it plays), see ENTRIES
+Flags = dict[str, bool]            # what a run's policy set compiles in (registry.set_flags)
 
 
-def _set_type(run_set: str) -> Any:
+def run_flags(specs: Sequence[str], rules: Any = None, compile_with: Sequence[str] = ()
+              ) -> Flags:
+    """What the run kernels of these policies compile in for ``rules`` (None: every
+    variant's code): the simple policies the seats (or ``compile_with``) play and the
+    variant's own code (registry.set_flags)."""
+    from bezsim.policy_specs.registry import set_flags
+
+    return set_flags(specs, None if rules is None else rules.definition, compile_with)
+
+
+def _set_type(run_set: str, flags: Flags | None = None) -> Any:
     """numba's type of a run's policy set (engine/external.py): the ``fns`` argument that the
-    kernels are compiled for, known without compiling any policy."""
+    kernels are compiled for, known without compiling any policy. ``flags`` (run_flags)
+    default to everything compiled in."""
     import numba
     from numba.core import types
 
     from bezsim.engine.external import EXTERNAL_SIGNATURE, N_FUNCTION_SLOTS, policy_set
 
+    flags = flags or {}
     if run_set.startswith("external"):
-        learned = types.int64 if run_set == "external_learned" else types.none
-        return types.Tuple((types.int64, types.UniTuple(types.FunctionType(EXTERNAL_SIGNATURE),
-                                                        N_FUNCTION_SLOTS), learned))
-    return numba.typeof(policy_set(run_set == "expert", None, run_set == "learned"))
+        every = numba.typeof(policy_set(True, None, run_set == "external_learned", **flags))
+        slots = types.UniTuple(types.FunctionType(EXTERNAL_SIGNATURE), N_FUNCTION_SLOTS)
+        return types.Tuple((every.types[0], slots, *every.types[2:]))
+    return numba.typeof(policy_set(run_set == "expert", None, run_set == "learned", **flags))
 
 
-def _on_disk(function: Any, run_set: str | None = None) -> bool:
+def _on_disk(function: Any, run_set: str | None = None, flags: Flags | None = None) -> bool:
     """Whether numba's on-disk cache holds ``function`` (a dispatcher, or the Python function
-    of a policy slot) for this machine, compiled for the policy set ``run_set`` (None: any).
-    Unknown counts as no."""
+    of a policy slot) for this machine, compiled for the policy set ``run_set`` with
+    ``flags`` (None: any). Unknown counts as no."""
     try:
         from numba.core.caching import FunctionCache
         from numba.core.registry import cpu_target
@@ -171,14 +184,15 @@ def _on_disk(function: Any, run_set: str | None = None) -> bool:
         py_func = getattr(function, "py_func", function)
         index = FunctionCache(py_func)._cache_file._load_index()   # {} when the source changed
         magic = cpu_target.target_context.codegen().magic_tuple()
-        wanted = None if run_set is None else _set_type(run_set)
+        wanted = None if run_set is None else _set_type(run_set, flags)
     except Exception:          # no cache (NUMBA_DISABLE_JIT), or numba's inside moved on
         return False
     return any(key[1] == magic and (wanted is None or wanted in key[0]) for key in index)
 
 
-def entry_cached(entry: str, run_set: str) -> bool:
-    """Whether the entry kernel ``entry`` for policy set ``run_set`` loads from the cache."""
+def entry_cached(entry: str, run_set: str, flags: Flags | None = None) -> bool:
+    """Whether the entry kernel ``entry`` for policy set ``run_set`` (with ``flags``,
+    run_flags; None: everything compiled in) loads from the cache."""
     if entry == "step":
         from bezsim.engine.stepping import step_game
 
@@ -187,13 +201,15 @@ def entry_cached(entry: str, run_set: str) -> bool:
         from bezsim.engine.offers import legal_declarations
 
         return _on_disk(legal_declarations)
-    from bezsim.engine.game_loop import run_serial, trace_game
+    from bezsim.engine.game_loop import run_serial
 
     if entry == "run" and run_set.startswith("external"):
-        from bezsim.policies.search import slot_source  # search compiles in its own
+        from bezsim.policies.search import playout_shape, slot_source  # compiled on its own
 
-        return _on_disk(run_serial, run_set) and _on_disk(slot_source("play"))
-    return _on_disk(run_serial if entry == "run" else trace_game, run_set)
+        open_cards, pairs = (flags or {}).get("open_cards", True), (flags or {}).get("pairs", True)
+        shape = "all" if open_cards and pairs else playout_shape(open_cards, pairs)
+        return _on_disk(run_serial, run_set, flags) and _on_disk(slot_source("play", shape))
+    return _on_disk(run_serial, run_set, flags)
 
 
 def _calibration_kernel_source() -> str:
@@ -261,70 +277,88 @@ def record_time(key: str, seconds: float, calibration: float) -> None:
         temporary.replace(path)
 
 
-def _uncached(needs: Sequence[Need], cached: Callable[[str, str], bool]) -> list[str]:
-    """The keys of REFERENCE_SECONDS a command will compile, in order, each once: what the
-    cache holds counts nothing, and a traced game shares the run kernels of its policies."""
+def _time_key(run_set: str, flags: Flags) -> str:
+    """The key a run engine's compile time is kept under: its policy set, and the variant
+    code it carries besides the two-handed game's."""
+    extra = [name for name in ("open_cards", "pairs") if flags.get(name, True)]
+    return "+".join([run_set, *extra])
+
+
+def _uncached(needs: Sequence[Need], cached: Callable[..., bool],
+              rules: Any = None, compile_with: Sequence[str] = ()) -> list[str]:
+    """The keys of the compiles a command will do, in order, each once (a key of
+    REFERENCE_SECONDS, or one with the variant code it carries, _time_key): what the cache
+    holds counts nothing (a traced game is its policies' run kernel, engine/game_loop.py
+    run_serial)."""
     keys: list[str] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple] = set()
     for entry, specs in needs:
         run_set = kernel_set(specs) if specs else "plain"
-        key = (entry, run_set if entry in ("run", "trace") else "")
-        if key in seen or cached(*key):
+        flags = run_flags(specs, rules, compile_with) if entry == "run" else {}
+        key = (entry, run_set if entry == "run" else "")
+        seen_key = (*key, tuple(sorted(flags.items())))
+        if seen_key in seen or cached(*key, flags):
             continue
-        seen.add(key)
+        seen.add(seen_key)
         if entry == "run":
-            keys.append(run_set)
-        elif entry == "trace":
-            shared = cached("run", run_set) or ("run", run_set) in seen
-            keys.append("trace" if shared else run_set)
+            keys.append(_time_key(run_set, flags))
         else:
             keys.append(entry)
     return keys
 
 
+def _base(key: str) -> str:
+    return key.split("+")[0]
+
+
 def _seconds(keys: list[str], calibration: float | None,
              measured: dict[str, dict[str, float]] | None) -> int:
-    """Seconds these keys take to compile here now (0 for none)."""
+    """Seconds these keys take to compile here now (0 for none): a key measured here, else
+    its policy set measured here with other variant code, else the reference figure."""
     if not keys:
         return 0
     now = calibration_seconds() if calibration is None else calibration
     times = measured_times() if measured is None else measured
     seconds = 0.0
     for key in keys:
-        if key in times:
-            seconds += times[key]["seconds"] * now / times[key]["calibration"]
+        here = times.get(key) or times.get(_base(key))
+        if here:
+            seconds += here["seconds"] * now / here["calibration"]
         else:
-            seconds += REFERENCE_SECONDS[key] * now / REFERENCE_CALIBRATION
+            seconds += REFERENCE_SECONDS[_base(key)] * now / REFERENCE_CALIBRATION
     return max(1, int(round(seconds)))
 
 
 def _line(keys: list[str], seconds: int) -> str:
     if not keys:
         return "compiling a small part of the engine for this machine (once, a few seconds)…"
-    what = "; ".join(dict.fromkeys(WHAT[k] for k in keys))
+    what = "; ".join(dict.fromkeys(WHAT[_base(k)] for k in keys))
     return f"compiling {what} for this machine (once, about {seconds} s here)…"
 
 
 def compile_estimate(needs: Sequence[Need],
-                     cached: Callable[[str, str], bool] | None = None,
+                     cached: Callable[..., bool] | None = None,
                      calibration: float | None = None,
-                     measured: dict[str, dict[str, float]] | None = None) -> int:
+                     measured: dict[str, dict[str, float]] | None = None,
+                     rules: Any = None, compile_with: Sequence[str] = ()) -> int:
     """Seconds a cold compile of what a command calls takes on this machine now (``needs``:
     entry kernels and the policies each plays), leaving out what the on-disk cache holds
     (``cached``, by default ``entry_cached``); 0 when only small kernels are left to compile.
     ``calibration`` (seconds) and ``measured`` (times measured here) default to this
     machine's; with ``calibration=REFERENCE_CALIBRATION`` and no measurements, the reference
     figures."""
-    return _seconds(_uncached(needs, cached or entry_cached), calibration, measured)
+    keys = _uncached(needs, cached or entry_cached, rules, compile_with)
+    return _seconds(keys, calibration, measured)
 
 
 def compile_message(needs: Sequence[Need],
-                    cached: Callable[[str, str], bool] | None = None,
+                    cached: Callable[..., bool] | None = None,
                     calibration: float | None = None,
-                    measured: dict[str, dict[str, float]] | None = None) -> str:
+                    measured: dict[str, dict[str, float]] | None = None,
+                    rules: Any = None, compile_with: Sequence[str] = ()) -> str:
     """The line said when a command's first kernel starts compiling: what compiles, and
     about how long it takes on this machine now (kernels the cache holds count nothing)."""
-    keys = _uncached(needs, cached or entry_cached)
+    keys = _uncached(needs, cached or entry_cached, rules, compile_with)
     return _line(keys, _seconds(keys, calibration, measured))
 
 
@@ -362,15 +396,17 @@ def announce_compiles(say: Callable[[str], None] | None, message: Callable[[], s
 
 
 @contextmanager
-def compiles_said(needs: Sequence[Need], say: bool = True) -> Iterator[CompileClock]:
+def compiles_said(needs: Sequence[Need], say: bool = True, rules: Any = None,
+                  compile_with: Sequence[str] = ()) -> Iterator[CompileClock]:
     """A command's block: one line on stderr when its first kernel compiles, saying what
     compiles and an estimate measured on this machine, a ticker while it compiles, and the
-    time it took kept for the next estimate here."""
+    time it took kept for the next estimate here. ``rules`` and ``compile_with`` say which
+    run kernels the needs' policies use (run_flags; no rules: every variant's code)."""
     if not say:
         with announce_compiles(None, lambda: "") as clock:
             yield clock
         return
-    keys = _uncached(needs, entry_cached)         # the cache is read once
+    keys = _uncached(needs, entry_cached, rules, compile_with)    # the cache is read once
     seconds = _seconds(keys, None, None)
     message = _line(keys, seconds)
     with announce_compiles(say_on_stderr, lambda: message, seconds if keys else None) as clock:

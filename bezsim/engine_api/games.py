@@ -79,6 +79,7 @@ __all__ = ["GameBatch", "unpack_events", "C"]
 BLOCKS_PER_THREAD = 8
 EVENTS_PER_HAND = 16   # starting room; games that need more are rerun alone with more
 MAX_GAME_ID = 2**63 - 1   # game indices are int64 in the kernels and the tables
+NO_TRACE = np.zeros((0, C.TR_SIZE), np.int32)   # run_serial's trace argument: no steps kept
 
 # Most hands and events one game of a rules table has needed so far in this process. The
 # rule bound on hands (Rules.hand_cap) is far above what games take (Polish: 26, never more
@@ -107,12 +108,13 @@ def _remember(params: np.ndarray, gi: np.ndarray) -> None:
                   max(events, int(gi[:, C.GI_N_EVENTS].max())))
 
 
-def _resolved(policies: PolicySet | Sequence[str] | str, rules) -> PolicySet:
+def _resolved(policies: PolicySet | Sequence[str] | str, rules,
+              compile_with: Sequence[str] = ()) -> PolicySet:
     """The policies as the kernels read them, resolved here only when a caller passed text
     (a driver playing many calls resolves them once, bezsim.policy_specs.policy_set)."""
     from bezsim.policy_specs.policy_set import resolve_policies
 
-    return resolve_policies(policies, rules)
+    return resolve_policies(policies, rules, compile_with)
 
 
 def _alloc(n: int, hand_cap: int, players: int, event_cap: int):
@@ -163,7 +165,8 @@ def _check_range(seed: int, game_start: int, n_games: int) -> None:
                           f"{int(game_start) + int(n_games) - 1}")
 
 
-def load_kernels(rules, policies: PolicySet | Sequence[str] | str) -> GameBatch:
+def load_kernels(rules, policies: PolicySet | Sequence[str] | str,
+                 compile_with: Sequence[str] = ()) -> GameBatch:
     """Compile, or load from the on-disk cache, the kernel ``run_games`` calls for these
     policies, so a caller can time the compile apart from the games. Returns a batch for
     warming the writer's kernels the same way: two throwaway games (games 0 and 1 of seed
@@ -171,15 +174,17 @@ def load_kernels(rules, policies: PolicySet | Sequence[str] | str) -> GameBatch:
     its array layouts (the arrays of an empty batch, or of one game, are contiguous, a real
     batch's are not, and the writer compiled a second time for them); the empty batch when
     a seat is a plug-in or search, whose games only the checked path may play. The
-    throwaway games leave the row sizing of later calls as it was."""
+    throwaway games leave the row sizing of later calls as it was. ``compile_with``:
+    resolve_policies."""
     from bezsim.engine_api.compile_aside import compile_run_beside_slots
     from bezsim.policy_specs.policy_set import PolicySet
 
     _check_rules(rules)
     if not isinstance(policies, PolicySet):       # search's slots not compiled yet
         compile_run_beside_slots(rules, policies,
-                                 lambda placeholder: run_games(rules, placeholder, 0, 0, 0))
-    policies = _resolved(policies, rules)
+                                 lambda placeholder: run_games(rules, placeholder, 0, 0, 0),
+                                 compile_with)
+    policies = _resolved(policies, rules, compile_with)
     empty = run_games(rules, policies, 0, 0, 0)
     if policies.functions[1] is not None:
         return empty
@@ -204,14 +209,15 @@ def _run_threads(threads: int, args: tuple, game_start: int, hs: np.ndarray, hi:
 
     n = gi.shape[0]
     if threads <= 1 or n <= 1:
-        run_serial(*args, game_start, hs, hi, gi, ev)
+        run_serial(*args, game_start, hs, hi, gi, ev, NO_TRACE)
         return
     blocks = min(n, threads * BLOCKS_PER_THREAD)
     bounds = [b * n // blocks for b in range(blocks + 1)]
 
     def block(b: int) -> None:
         lo, up = bounds[b], bounds[b + 1]
-        run_serial(*args, game_start + lo, hs[lo:up], hi[lo:up], gi[lo:up], ev[lo:up])
+        run_serial(*args, game_start + lo, hs[lo:up], hi[lo:up], gi[lo:up], ev[lo:up],
+                   NO_TRACE)
 
     with ThreadPoolExecutor(threads) as pool:
         for _ in pool.map(block, range(blocks)):   # re-raises a block's error here
@@ -224,7 +230,7 @@ def run_games(rules, policies: PolicySet | Sequence[str] | str, seed: int, game_
     ``policies``: a PolicySet, or specs (one per seat, or one for all) resolved here."""
     import numba
 
-    from bezsim.engine.game_loop import run_serial, trace_game
+    from bezsim.engine.game_loop import run_serial
 
     _check_rules(rules)
     _check_range(seed, game_start, n_games)
@@ -243,7 +249,7 @@ def run_games(rules, policies: PolicySet | Sequence[str] | str, seed: int, game_
         n_threads = numba.get_num_threads() if threads is None else check_threads(threads)
         _run_threads(n_threads, args, game_start, hs, hi, gi, ev)
     else:
-        run_serial(*args, game_start, hs, hi, gi, ev)
+        run_serial(*args, game_start, hs, hi, gi, ev, NO_TRACE)
     _check_policy_errors(gi, specs, game_start)
     for _ in range(3):          # events are counted past the rows; hands stop at them
         wide = np.nonzero(gi[:, C.GI_OVERFLOW] == 1)[0]
@@ -253,9 +259,8 @@ def run_games(rules, policies: PolicySet | Sequence[str] | str, seed: int, game_
             hs, hi = _wider(hs, 1, hand_cap), _wider(hi, 1, hand_cap)
         ev = _wider(ev, 1, max(int(gi[wide, C.GI_N_EVENTS].max()), ev.shape[1]))
         for i in wide:
-            trace = np.zeros((0, C.TR_SIZE), np.int32)
-            trace_game(params, pol_ids, pol_params, fns, seed_u, game_start + int(i), hs[i], hi[i],
-                       gi[i], ev[i], trace)
+            one = slice(int(i), int(i) + 1)
+            run_serial(*args, game_start + int(i), hs[one], hi[one], gi[one], ev[one], NO_TRACE)
     if np.any(gi[:, C.GI_OVERFLOW] == 1):
         raise RuntimeError("a game overflowed its output rows even when rerun alone")
     _remember(params, gi)
@@ -289,7 +294,7 @@ def _check_policy_errors(gi: np.ndarray, policies: list[str], game_start: int) -
 
 def trace_one(rules, policies: PolicySet | Sequence[str] | str, seed: int, game: int):
     """Play one game with its full trace: (GameBatch of that game, trace rows)."""
-    from bezsim.engine.game_loop import trace_game
+    from bezsim.engine.game_loop import run_serial
 
     _check_rules(rules)
     _check_range(seed, game, 1)
@@ -304,8 +309,8 @@ def trace_one(rules, policies: PolicySet | Sequence[str] | str, seed: int, game:
     while True:
         hs, hi, gi, ev = _alloc(1, hand_cap, players, cap // 8)
         trace = np.zeros((cap, C.TR_SIZE), np.int32)
-        used = trace_game(params, pol_ids, pol_params, fns, np.uint64(seed), game, hs[0], hi[0],
-                          gi[0], ev[0], trace)
+        used = run_serial(params, pol_ids, pol_params, fns, np.uint64(seed), game, hs, hi, gi,
+                          ev, trace)
         if gi[0, C.GI_OVERFLOW] != 1:      # the trace and events fitted: the game is whole
             break
         if cap > 2**22:

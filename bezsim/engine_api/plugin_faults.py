@@ -138,7 +138,7 @@ def _replay_seat(rules, specs: list[str], seed: int, game: int,
     from bezsim.engine.game_loop import run_serial
     from bezsim.engine.state import FAULT_POLICY
     from bezsim.policies.plugins import function_slots
-    from bezsim.policy_specs.registry import policy_ids, policy_params, spec_of
+    from bezsim.policy_specs.registry import policy_ids, policy_params, spec_of, variant_shape
 
     functions = []
     for s, spec in enumerate(specs):
@@ -146,7 +146,8 @@ def _replay_seat(rules, specs: list[str], seed: int, game: int,
         if s != seat and _is_plugin(spec):
             functions.append(_clamped(spec))
         else:
-            functions.append(parsed.info.function(parsed.values)
+            functions.append(parsed.info.function(parsed.values,
+                                                  variant_shape(rules.definition))
                              if parsed.info.function is not None else None)
     params = rules.params()
     players, hand_cap = rules.players, int(params[C.PR_HAND_CAP])
@@ -158,7 +159,7 @@ def _replay_seat(rules, specs: list[str], seed: int, game: int,
     with callback_exceptions(caught):
         run_serial(params, policy_ids(specs), policy_params(specs, rules.variant),
                   policy_set(True, function_slots(functions)),
-                  np.uint64(seed), game, hs, hi, gi, ev)
+                  np.uint64(seed), game, hs, hi, gi, ev, api.NO_TRACE)
     return (caught[0] if caught else None), bool(gi[0, C.GI_OVERFLOW] == FAULT_POLICY)
 
 

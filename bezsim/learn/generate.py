@@ -100,7 +100,7 @@ def record_games(rules, learned_row: np.ndarray, seed: int, games: range, budget
                  threads: int = 2, on_game=None) -> Records:
     """Play ``games`` (indices) of learned self-play with every seat recording."""
     from bezsim.engine.game_loop import run_serial
-    from bezsim.engine_api.games import _alloc
+    from bezsim.engine_api.games import NO_TRACE, _alloc
     from bezsim.policies.plugins import function_slots
     from bezsim.policies.search import search_function
 
@@ -117,7 +117,7 @@ def record_games(rules, learned_row: np.ndarray, seed: int, games: range, budget
         hs, hi, gi, ev = _alloc(1, hand_cap, players, 64 * hand_cap)
         for g in order[k::threads]:
             rows = _rows(players, learned_row, budget)
-            run_serial(params, ids, rows, fns, seed_u, g, hs, hi, gi, ev)
+            run_serial(params, ids, rows, fns, seed_u, g, hs, hi, gi, ev, NO_TRACE)
             if gi[0, C.GI_OVERFLOW] == 2:
                 raise RuntimeError(f"the recording seat chose outside the offer in game {g}")
             out.append((g, _take(rows, g)))

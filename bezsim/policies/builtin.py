@@ -51,6 +51,14 @@ from bezsim.engine.constants import (
     SPADES,
     TEN,
 )
+from bezsim.engine.external import (
+    SET_EXPERT,
+    SET_GREEDY,
+    SET_HEURISTIC,
+    SET_LEARNED,
+    SET_TREE,
+    in_set,
+)
 from bezsim.engine.jit import njit
 from bezsim.engine.rng import below
 from bezsim.engine.script import script_policy
@@ -150,7 +158,8 @@ def expert_in_set(fns, policy_id, S, seat, params, rng):
     """expert's or learned's decision (``policy_id``), or -1 (a contract fault, never
     reached) when the run's policy set ``fns`` leaves that policy out (engine/external.py):
     such a run never compiles its code."""
-    if fns is not None and (fns[0] is None or (policy_id == LEARNED and fns[2] is None)):
+    if fns is not None and (fns[SET_EXPERT] is None
+                            or (policy_id == LEARNED and fns[SET_LEARNED] is None)):
         return -1
     if policy_id == LEARNED:
         return learned_policy(S, seat, params, rng)
@@ -159,12 +168,11 @@ def expert_in_set(fns, policy_id, S, seat, params, rng):
 
 @overload(expert_in_set, jit_options={"cache": True})
 def _expert_in_set_impl(fns, policy_id, S, seat, params, rng):
-    every = isinstance(fns, types.NoneType)
-    if not every and isinstance(fns.types[0], types.NoneType):
+    if not in_set(fns, SET_EXPERT):
         def left_out(fns, policy_id, S, seat, params, rng):
             return -1
         return left_out
-    if not every and isinstance(fns.types[2], types.NoneType):
+    if not in_set(fns, SET_LEARNED):
         def expert_only(fns, policy_id, S, seat, params, rng):
             if policy_id == LEARNED:
                 return -1
@@ -178,17 +186,56 @@ def _expert_in_set_impl(fns, policy_id, S, seat, params, rng):
     return expert_or_learned
 
 
+def greedy_in_set(fns, S, seat, params, rng):
+    """greedy's decision, or -1 (never reached) when the run's policy set leaves it out."""
+    if fns is not None and fns[SET_GREEDY] is None:
+        return -1
+    return greedy_policy(S, seat, params, rng)
+
+
+@overload(greedy_in_set, jit_options={"cache": True})
+def _greedy_in_set_impl(fns, S, seat, params, rng):
+    if not in_set(fns, SET_GREEDY):
+        def left_out(fns, S, seat, params, rng):
+            return -1
+        return left_out
+
+    def greedy(fns, S, seat, params, rng):
+        return greedy_policy(S, seat, params, rng)
+    return greedy
+
+
+def heuristic_in_set(fns, S, seat, params, rng):
+    """heuristic's decision, or -1 (never reached) when the run's policy set leaves it out."""
+    if fns is not None and fns[SET_HEURISTIC] is None:
+        return -1
+    return heuristic_policy(S, seat, params, rng)
+
+
+@overload(heuristic_in_set, jit_options={"cache": True})
+def _heuristic_in_set_impl(fns, S, seat, params, rng):
+    if not in_set(fns, SET_HEURISTIC):
+        def left_out(fns, S, seat, params, rng):
+            return -1
+        return left_out
+
+    def heuristic(fns, S, seat, params, rng):
+        return heuristic_policy(S, seat, params, rng)
+    return heuristic
+
+
 def tree_in_set(fns, S, seat, params, rng):
     """The ISMCTS tree policy in search's play-outs (``fns`` None: every built-in); -1 (a
-    contract fault, never reached) in a run's own policy set, which never compiles it."""
-    if fns is not None:
+    contract fault, never reached) in a policy set that leaves it out (a run's own, search's
+    play-outs by play-outs), which never compiles it."""
+    if fns is not None and fns[SET_TREE] is None:
         return -1
     return tree_policy(S, seat, params, rng)
 
 
 @overload(tree_in_set, jit_options={"cache": True})
 def _tree_in_set_impl(fns, S, seat, params, rng):
-    if not isinstance(fns, types.NoneType):
+    if not in_set(fns, SET_TREE):
         def left_out(fns, S, seat, params, rng):
             return -1
         return left_out
@@ -221,11 +268,11 @@ def _script_in_set_impl(fns, S, seat, rng):
 def choose_among(fns, policy_id, S, seat, params, rng):
     """Dispatch to a built-in policy by id, compiled for the run's policy set ``fns``."""
     if policy_id == GREEDY:
-        return greedy_policy(S, seat, params[seat], rng)
+        return greedy_in_set(fns, S, seat, params[seat], rng)
     if policy_id == RANDOM:
         return random_policy(S, seat, params[seat], rng)
     if policy_id == HEURISTIC:
-        return heuristic_policy(S, seat, params[seat], rng)
+        return heuristic_in_set(fns, S, seat, params[seat], rng)
     if policy_id == EXPERT or policy_id == LEARNED:
         return expert_in_set(fns, policy_id, S, seat, params[seat], rng)
     if policy_id == TREE:

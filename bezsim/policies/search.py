@@ -31,15 +31,18 @@ import functools
 
 import numpy as np
 
+from bezsim.compile_cache import compile_all
 from bezsim.engine.constants import (
     D_PLAY,
     MAX_HAND,
     PR_OPEN_CARDS,
+    PR_PARTNERS,
     PR_PLAYERS,
     PR_STAGE2_PAIRS,
     SC_STAGE,
     SC_STOCK_LEFT,
 )
+from bezsim.engine.external import policy_set
 from bezsim.engine.jit import njit
 from bezsim.engine.resume import resume_after_decision
 from bezsim.engine.state import (
@@ -152,7 +155,8 @@ def gated_choice(total, gain2, alive, hj, k, z, prior):
 
 
 @njit(cache=True)
-def ismcts(S, seat, rules, stream, expert_choice, iterations, explore, pp, ids, settlement):
+def ismcts(S, seat, rules, stream, expert_choice, iterations, explore, pp, ids, settlement,
+           fns):
     """Information-set MCTS from the current decision (policies/tree.py): ``iterations``
     play-outs, each in a fresh deal of the unseen cards, every seat the tree policy. Returns
     the offer index of the most visited action at the root (expert's on a tie)."""
@@ -174,7 +178,7 @@ def ismcts(S, seat, rules, stream, expert_choice, iterations, explore, pp, ids, 
             W[i] = base[i]
         W[S_BASE + T_PATH_N] = 0
         i = ucb_choice(W, root, seat, expert_choice)
-        resume_after_decision(rules, W, rr, ids, pp, None, seat, S[O_ACTS + i])
+        resume_after_decision(rules, W, rr, ids, pp, fns, seat, S[O_ACTS + i])
         for k in range(W[S_BASE + T_PATH_N]):
             at = node_at(W[S_BASE + T_PATH + k])
             W[at + N_VISITS] += 1
@@ -223,12 +227,13 @@ def tree_rows(pp, rollout):
 
 
 @njit(cache=True)
-def evaluate_into(S, seat, rules, params, stream):
+def evaluate_into(S, seat, rules, params, stream, fns):
     """Every listed action's play-out value in every deal, written into the row (EVAL_AT,
     search_params.py): the same deals for every action and no race, so each action's value
     has its own interval; and at EVAL_BEST the action search plays given those values (its
     verdict over them, the base action at EVAL_BASE). Returns the number of deals played
-    (fewer only if the seat's knowledge does not add up)."""
+    (fewer only if the seat's knowledge does not add up). ``fns``: the play-outs' policy
+    set (playout_set)."""
     players = rules[PR_PLAYERS]
     ids, pp = playout_seats(params, players, np.zeros(16))
     settlement = params[P_SETTLEMENT] != 0
@@ -253,7 +258,7 @@ def evaluate_into(S, seat, rules, params, stream):
         for j in range(n):
             for i in range(S_BASE):
                 W[i] = base[i]
-            resume_after_decision(rules, W, rr, ids, pp, None, seat, acts[j])
+            resume_after_decision(rules, W, rr, ids, pp, fns, seat, acts[j])
             margin[j] = hand_value(W, seat, rules, settlement)
             total[j] += margin[j]
             params[EVAL_VALUES + k * n + j] = margin[j]
@@ -273,6 +278,24 @@ SLOT_ALL, SLOT_PLAY, SLOT_TREE, SLOT_EVALUATE, SLOT_RECORD = 0, 1, 2, 3, 4
 SLOT_KINDS = {"play": SLOT_PLAY, "tree": SLOT_TREE, "evaluate": SLOT_EVALUATE,
               "record": SLOT_RECORD}
 SLOT = SLOT_ALL     # a compile-time constant of each slot: numba prunes the other modes
+PLAYOUTS = None     # the play-outs' policy set, a compile-time constant of each slot
+SHAPES = ("all", "plain", "open", "pairs")     # the variant code a slot's play-outs carry
+
+
+def playout_shape(open_cards: bool, partners: bool) -> str:
+    """The variant code search's play-outs need: Polish open cards, the R4.2 pairs ending
+    (partnerships), or neither."""
+    return "open" if open_cards else "pairs" if partners else "plain"
+
+
+def playout_set(kind: str, shape: str):
+    """The play-outs' policy set (engine/external.py) of a slot: every play-out player, the
+    tree policy only for ISMCTS, the variant code of ``shape`` (SHAPES; "all": None, every
+    built-in and every variant's code)."""
+    if shape == "all":
+        return None
+    return policy_set(True, None, True, open_cards=shape == "open", pairs=shape == "pairs",
+                      tree=kind == "tree")
 
 
 def search_policy(S, seat, params, stream):
@@ -286,7 +309,7 @@ def search_policy(S, seat, params, stream):
             if params[LONG_MODE] == RECORD:
                 return recorder_policy(S, seat, params, stream)
         if SLOT == SLOT_ALL or SLOT == SLOT_EVALUATE:
-            return evaluate_into(S, seat, rules, params, stream)
+            return evaluate_into(S, seat, rules, params, stream, PLAYOUTS)
         return -1
     players = rules[PR_PLAYERS]
     n = S[O_N_ACTS]
@@ -339,7 +362,7 @@ def search_policy(S, seat, params, stream):
             ids[p] = TREE
         tree_rows(pp, params[P_ROLLOUT])
         return ismcts(S, seat, rules, stream, h, samples * n_cand, params[P_EXPLORE], pp,
-                      ids, settlement)
+                      ids, settlement, PLAYOUTS)
     base = np.empty(S_BASE, np.int32)
     known = np.empty(MAX_HAND, np.int32)
     W = np.empty(S_BASE, np.int32)
@@ -360,7 +383,7 @@ def search_policy(S, seat, params, stream):
                 continue
             for i in range(S_BASE):
                 W[i] = base[i]
-            resume_after_decision(rules, W, rr, ids, pp, None, seat, acts[j])
+            resume_after_decision(rules, W, rr, ids, pp, PLAYOUTS, seat, acts[j])
             margin[j] = hand_value(W, seat, rules, settlement)
             total[j] += margin[j]
         for j in range(n_cand):
@@ -391,17 +414,17 @@ def search_policy(S, seat, params, stream):
 
 
 @functools.cache
-def search_function(kind: str = "play"):
+def search_function(kind: str = "play", shape: str = "all"):
     """search compiled for the engine's external-policy slot, once a process for each
     ``kind`` of SLOT_KINDS: ``play`` decides by play-outs, ``tree`` by ISMCTS (method=1),
     ``evaluate`` values a position's actions (bezsim explain --evaluate), ``record`` is
-    bezsim learn's recorder. Python asks search through this same compiled code
-    (search_decision), so a process compiles each slot once. Each slot is compiled from a
-    copy of search_policy under its own name, so slots never share numba's cache
-    entries."""
+    bezsim learn's recorder; its play-outs carry the variant code of ``shape`` (SHAPES,
+    playout_shape). Python asks search through this same compiled code (search_decision),
+    so a process compiles each slot once. Each slot is compiled from a copy of search_policy
+    under its own name, so slots never share numba's cache entries."""
     from bezsim.policies.plugins import compile_external
 
-    return compile_external(slot_source(kind), f"search_{kind}")
+    return compile_external(slot_source(kind, shape), slot_name(kind, shape))
 
 
 def slot_kind(values) -> str:
@@ -409,27 +432,37 @@ def slot_kind(values) -> str:
     return "tree" if values.get("method", 0) == 1 else "play"
 
 
-def slot_source(kind: str = "play"):
+def slot_name(kind: str, shape: str = "all") -> str:
+    return f"search_slot_{kind}" if shape == "all" else f"search_slot_{kind}_{shape}"
+
+
+def slot_source(kind: str = "play", shape: str = "all"):
     """The Python function a slot is compiled from: search_policy's, under its own name, its
-    mode fixed (SLOT) so that the others are never compiled into it."""
+    mode fixed (SLOT) so that the others are never compiled into it, and its play-outs'
+    policy set (PLAYOUTS) that of ``shape``."""
     import types
 
+    if kind not in SLOT_KINDS or shape not in SHAPES:
+        raise ValueError(f"no search slot {kind!r} for {shape!r}")
     body = search_policy
-    names = dict(body.__globals__, SLOT=SLOT_KINDS[kind])
-    slot = types.FunctionType(body.__code__, names, f"search_slot_{kind}",
+    names = dict(body.__globals__, SLOT=SLOT_KINDS[kind], PLAYOUTS=playout_set(kind, shape))
+    slot = types.FunctionType(body.__code__, names, slot_name(kind, shape),
                               body.__defaults__, body.__closure__)
-    slot.__qualname__ = f"search_slot_{kind}"
+    slot.__qualname__ = slot_name(kind, shape)
     return slot
 
 
 def search_decision(S, seat: int, params, stream) -> int:
     """search's decision at ``S`` for ``seat`` (an index into the offer), or with a long row
     its evaluation (evaluate_into) or record, called from Python through the compiled slot of
-    that kind."""
+    that kind, its play-outs carrying the code of the position's variant."""
     from bezsim.policies.plugins import call_compiled
 
     if params.shape[0] > EVAL_AT:
         kind = "record" if params[LONG_MODE] == RECORD else "evaluate"
     else:
         kind = "tree" if params[P_METHOD] == 1 else "play"
-    return int(call_compiled(search_function(kind), S, seat, params, stream))
+    rules = rules_of(S)
+    shape = ("all" if compile_all()
+             else playout_shape(rules[PR_OPEN_CARDS] != 0, rules[PR_PARTNERS] != 0))
+    return int(call_compiled(search_function(kind, shape), S, seat, params, stream))

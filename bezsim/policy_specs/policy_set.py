@@ -37,9 +37,11 @@ class PolicySet:
         return self.specs[seat]
 
 
-def resolve_policies(policies: PolicySet | Sequence[str] | str, rules) -> PolicySet:
+def resolve_policies(policies: PolicySet | Sequence[str] | str, rules,
+                     compile_with: Sequence[str] = ()) -> PolicySet:
     """``policies`` (a PolicySet, a comma list or one spec per seat) for ``rules``: refused
-    with a PolicyError when they do not fit its variant or number of seats."""
+    with a PolicyError when they do not fit its variant or number of seats. The kernels
+    compile in what ``compile_with`` plays as well (a tournament's pairs share one engine)."""
     players = rules.players
     if isinstance(policies, PolicySet):
         if policies.variant != rules.variant or len(policies) != players:
@@ -48,4 +50,5 @@ def resolve_policies(policies: PolicySet | Sequence[str] | str, rules) -> Policy
         return policies
     specs = parse_policies(policies, players)      # it refuses what is not names
     return PolicySet(tuple(specs), rules.variant, policy_ids(specs),
-                     policy_params(specs, rules.variant), policy_functions(specs))
+                     policy_params(specs, rules.variant),
+                     policy_functions(specs, rules.definition, compile_with))

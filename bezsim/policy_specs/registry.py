@@ -23,6 +23,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from bezsim.compile_cache import compile_all
 from bezsim.engine.external import EXTERNAL
 from bezsim.errors import PolicyError, did_you_mean
 from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_WEIGHTS, HEURISTIC, LEARNED, RANDOM
@@ -101,8 +102,9 @@ class PolicyInfo:
     policy_id: int
     summary: str
     params: tuple[Param, ...] = ()
-    # external policies: compiles their kernel, for a spec's values
-    function: Callable[[Mapping[str, float]], object] | None = None
+    # external policies: compiles their kernel, for a spec's values and the variant code its
+    # own play-outs carry (search: playout_shape; "all": every variant's)
+    function: Callable[[Mapping[str, float], str], object] | None = None
     # True: the parameters' defaults depend on the variant (tuned per preset, as data in
     # bezsim/policy_specs/tuned_defaults.json, by name; a parameter a preset's set leaves out
     # plays its declared default); a value the user gives is then always kept
@@ -163,10 +165,10 @@ BUILTINS["learned"] = PolicyInfo(
     by_variant=True)
 
 
-def _search_function(values: Mapping[str, float]):
+def _search_function(values: Mapping[str, float], shape: str = "all"):
     from bezsim.policies.search import search_function, slot_kind
 
-    return search_function(slot_kind(values))
+    return search_function(slot_kind(values), shape)
 
 
 BUILTINS["search"] = PolicyInfo(
@@ -287,7 +289,7 @@ def _user_policy(name: str, args: str | None) -> tuple[PolicyInfo, dict[str, flo
         raise PolicyError(f"user policy {name!r} takes no parameters (got {args!r})")
     load_user_policy(name)               # import errors surface now, as one line
     return PolicyInfo(name, EXTERNAL, "user policy", (),
-                      lambda values: user_function(name)), {}
+                      lambda values, shape="all": user_function(name)), {}
 
 
 def canonical(info: PolicyInfo, values: Mapping[str, float]) -> str:
@@ -381,24 +383,52 @@ def policy_ids(specs: list[str]) -> np.ndarray:
     return np.array([parse_spec(s)[0].policy_id for s in specs], dtype=np.int64)
 
 
-def policy_functions(specs: list[str]) -> tuple:
-    """The run's policy set (engine/external.py): whether a seat plays expert, and the
-    external-policy slots, or None when every seat plays a built-in: the kernels compiled
-    without slots carry no function tuple, which measured ~10% faster for the two-player
-    game, and those without expert skip a third of the engine's compile. A run with slots
-    always takes expert too, so search runs share one compiled engine."""
+def set_flags(specs: Sequence[str], variant=None,
+              compile_with: Sequence[str] = ()) -> dict[str, bool]:
+    """What a run's policy set compiles in besides expert, learned and the slots
+    (engine/external.py): the simple policies its seats play, or any of ``compile_with``
+    plays (a tournament's pairs share one engine so), and its variant's own code
+    (``variant``, a rules.Variant; None: every variant's). With BEZSIM_COMPILE_ALL set,
+    everything (compile_cache.compile_all)."""
+    if compile_all():
+        return {"greedy": True, "heuristic": True, "open_cards": True, "pairs": True}
+    ids = {spec_of(spec).info.policy_id for spec in (*specs, *compile_with)}
+    return {"greedy": GREEDY in ids, "heuristic": HEURISTIC in ids,
+            "open_cards": variant is None or variant.open_cards,
+            "pairs": variant is None or variant.partners}
+
+
+def variant_shape(variant=None) -> str:
+    """The variant code search's play-outs carry for ``variant`` (a rules.Variant; None:
+    every variant's, as with BEZSIM_COMPILE_ALL set): policies/search.py, playout_shape."""
+    from bezsim.policies.search import playout_shape
+
+    if variant is None or compile_all():
+        return "all"
+    return playout_shape(variant.open_cards, variant.partners)
+
+
+def policy_functions(specs: list[str], variant=None, compile_with: Sequence[str] = ()) -> tuple:
+    """The run's policy set (engine/external.py) for ``variant`` (a rules.Variant; None:
+    every variant's code compiled in): what its seats play, and the external-policy slots,
+    or None when every seat plays a built-in: the kernels compiled without slots carry no
+    function tuple, which measured ~10% faster for the two-player game, and those without
+    expert skip a third of the engine's compile. A run with slots always takes expert too,
+    so search runs share one compiled engine. ``compile_with``: set_flags."""
     from bezsim.engine.external import policy_set
     from bezsim.policies.plugins import function_slots
 
     parsed = [spec_of(spec) for spec in specs]
     infos = [spec.info for spec in parsed]
+    flags = set_flags(parsed, variant, compile_with)
+    shape = variant_shape(variant)
+    learned = any(info.policy_id == LEARNED for info in infos)
     if all(info.function is None for info in infos):
-        return policy_set(any(info.policy_id == EXPERT for info in infos), None,
-                          any(info.policy_id == LEARNED for info in infos))
-    return policy_set(True, function_slots([spec.info.function(spec.values)
+        return policy_set(any(info.policy_id == EXPERT for info in infos), None, learned,
+                          **flags)
+    return policy_set(True, function_slots([spec.info.function(spec.values, shape)
                                             if spec.info.function is not None else None
-                                            for spec in parsed]),
-                      any(info.policy_id == LEARNED for info in infos))
+                                            for spec in parsed]), learned, **flags)
 
 
 def policy_params(specs: list[str], variant: str | None = None) -> np.ndarray:

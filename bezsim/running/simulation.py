@@ -12,6 +12,7 @@ import collections
 import os
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -270,14 +271,16 @@ def run_simulation(rules: Rules, policies: list[str], seed: int, games: int,
                     ignored, damaged)
 
 
-def load_kernels_announced(rules: Rules, policies: list[str], progress: bool) -> float:
+def load_kernels_announced(rules: Rules, policies: list[str], progress: bool,
+                           compile_with: Sequence[str] = ()) -> float:
     """Compile (or load) the engine before the progress bar starts, so that its rate and
     ETA measure games; with ``progress``, one line on stderr says a compile is under way.
     Returns the seconds spent compiling."""
     from bezsim.engine_api.compiling import compiles_said
 
-    with compiles_said([("run", policies)], say=progress) as clock:
-        nothing = api.load_kernels(rules, policies)
+    with compiles_said([("run", policies)], say=progress, rules=rules,
+                       compile_with=compile_with) as clock:
+        nothing = api.load_kernels(rules, policies, compile_with=compile_with)
         for name in TABLE_NAMES:
             batches_table([nothing], policies, name)      # the writer's kernels too
     return clock.seconds
