@@ -438,10 +438,10 @@ def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: st
 def _step_needs(specs: list[str]) -> list[tuple[str, list[str]]]:
     """What a game driven step by step compiles: the replay with every built-in, and the
     search (or a plug-in) where a seat or the hint plays one."""
-    from bezsim.engine_api.compiling import kernel_set
+    from bezsim.policy_specs.registry import spec_of
 
     return [("step", [])] + [("run", [spec]) for spec in specs
-                             if kernel_set([spec]) == "external"]
+                             if spec_of(spec).info.function is not None]
 
 
 def _json_default(value: Any) -> Any:

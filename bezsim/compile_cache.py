@@ -31,10 +31,10 @@ COMPILE_ALL = "BEZSIM_COMPILE_ALL"
 
 
 def compile_all() -> bool:
-    """Whether a run compiles one engine for every variant and built-in policy
-    (``BEZSIM_COMPILE_ALL=1``) instead of only what its variant and seats use: a longer first
-    compile that then serves every variant, which suits switching between many of them (the
-    test suite does)."""
+    """Whether every run compiles one engine, for every variant, every built-in policy and
+    the function slots (``BEZSIM_COMPILE_ALL=1``), instead of only what its variant and
+    seats use: a longer first compile that then serves every run, which suits switching
+    between many variants and policies (the test suite does)."""
     return os.environ.get(COMPILE_ALL, "") not in ("", "0")
 
 

@@ -11,8 +11,8 @@ import os
 import sys
 import types
 
-# one engine for every variant and policy: the suite plays them all, so it compiles each kind
-# of engine once (tests/test_compile_shapes.py checks the pruned engines play the same games)
+# one engine for every variant and policy: the suite plays them all, so it compiles the run
+# engine once (tests/test_compile_shapes.py checks the pruned engines play the same games)
 os.environ.setdefault("BEZSIM_COMPILE_ALL", "1")
 
 import numpy as np  # noqa: E402
@@ -170,23 +170,28 @@ def _fake_policy_set(registry: types.ModuleType) -> types.ModuleType:
 
 
 # --- running the suite on several workers (README: pytest -n 2 --dist loadgroup) ----------
-# Most of a cold run is compiling the engine: the kernels without expert and those with it
-# first (engine/external.py: most tests need one or the other), then the function-slot
-# kernels and the search policy (search and plug-in tests only). The controller compiles the
-# two plain sets at once, one process each, into numba's on-disk cache, before the workers
-# start; the search/plug-in tests form one xdist group, so one worker compiles the slot
-# kernels while the other runs everything else.
+# Most of a cold run is compiling: the run engine (one for every policy and variant, above),
+# the step engine (bezsim play, the step API) and search's slots. The controller compiles the
+# run engine in one process and the step engine with search's play-out slot in another, into
+# numba's on-disk cache, before the workers start; the search/plug-in tests form one xdist
+# group, so one worker compiles search's other slots while the other runs everything else.
 
 EXTERNAL_MODULES = ("test_search.py", "test_user_policies.py")
-WARM_PLAIN_ENGINE = """
-import sys
+WARM_RUN_ENGINE = """
 from bezsim.engine_api.games import run_games, trace_one
 from bezsim.rules import Rules
 rules = Rules.make("ordinary")
-policies = [sys.argv[1]]
-run_games(rules, policies, 1, 0, 2)
-run_games(rules, policies, 1, 0, 2, parallel=False)
-trace_one(rules, policies, 1, 0)
+run_games(rules, ["random"], 1, 0, 2)
+trace_one(rules, ["random"], 1, 0)
+"""
+WARM_STEP_ENGINE = """
+from bezsim.rules import Rules
+from bezsim.step.step_game import StepGame
+game = StepGame(Rules.make("ordinary"), 1, policies=[None, "random"])
+game.step(0)
+game.history()
+from bezsim.policies.search import search_function
+search_function("play", "all")
 """
 
 
@@ -199,8 +204,8 @@ def pytest_configure(config) -> None:
     if _xdist_controller(config):
         import subprocess
 
-        warming = [subprocess.Popen([sys.executable, "-c", WARM_PLAIN_ENGINE, policy])
-                   for policy in ("random", "expert")]
+        warming = [subprocess.Popen([sys.executable, "-c", script])
+                   for script in (WARM_RUN_ENGINE, WARM_STEP_ENGINE)]
         for process in warming:
             process.wait()
 

@@ -83,11 +83,12 @@ def slots_to_compile(specs: Sequence[PolicySpec], shape: str = "all") -> list[st
 def _placeholder(rules, specs: list[PolicySpec], compile_with: Sequence[str] = ()) -> PolicySet:
     """The seats as the run kernels read them, every slot holding the empty policy: the
     kernels' type, known before any slot is compiled."""
+    from bezsim.compile_cache import compile_all
     from bezsim.engine.external import policy_set
     from bezsim.policies.plugins import function_slots
     from bezsim.policy_specs.registry import policy_ids, policy_params, set_flags
 
-    with_learned = any(spec.info.name == "learned" for spec in specs)
+    with_learned = compile_all() or any(spec.info.name == "learned" for spec in specs)
     return PolicySet(tuple(specs), rules.variant, policy_ids(specs),
                      policy_params(specs, rules.variant),
                      policy_set(True, function_slots([]), with_learned,

@@ -130,9 +130,13 @@ class _Listener(event.Listener):
 
 
 def kernel_set(policy_specs: Sequence[str]) -> str:
-    """Which compiled engine a run of these policies uses (engine/external.py)."""
+    """Which compiled engine a run of these policies uses (engine/external.py; with
+    BEZSIM_COMPILE_ALL set, the one with everything in)."""
+    from bezsim.compile_cache import compile_all
     from bezsim.policy_specs.registry import parse_spec
 
+    if compile_all():
+        return "external_learned"
     infos = [parse_spec(spec)[0] for spec in policy_specs]
     if any(info.function is not None for info in infos):
         return ("external_learned" if any(info.name == "learned" for info in infos)

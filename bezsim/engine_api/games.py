@@ -178,6 +178,7 @@ def load_kernels(rules, policies: PolicySet | Sequence[str] | str,
     resolve_policies."""
     from bezsim.engine_api.compile_aside import compile_run_beside_slots
     from bezsim.policy_specs.policy_set import PolicySet
+    from bezsim.policy_specs.registry import spec_of
 
     _check_rules(rules)
     if not isinstance(policies, PolicySet):       # search's slots not compiled yet
@@ -186,7 +187,7 @@ def load_kernels(rules, policies: PolicySet | Sequence[str] | str,
                                  compile_with)
     policies = _resolved(policies, rules, compile_with)
     empty = run_games(rules, policies, 0, 0, 0)
-    if policies.functions[1] is not None:
+    if any(spec_of(spec).info.function is not None for spec in policies.specs):
         return empty
     key = rules.params().tobytes()
     seen = _SEEN.get(key)

@@ -134,11 +134,18 @@ def _replay_seat(rules, specs: list[str], seed: int, game: int,
                  seat: int) -> tuple[BaseException | None, bool]:
     """Replay ``game`` with only ``seat``'s plug-in unclamped: (the first exception it
     raised, whether it answered outside the offer)."""
+    from bezsim.compile_cache import compile_all
     from bezsim.engine.external import policy_set
     from bezsim.engine.game_loop import run_serial
     from bezsim.engine.state import FAULT_POLICY
     from bezsim.policies.plugins import function_slots
-    from bezsim.policy_specs.registry import policy_ids, policy_params, spec_of, variant_shape
+    from bezsim.policy_specs.registry import (
+        policy_ids,
+        policy_params,
+        set_flags,
+        spec_of,
+        variant_shape,
+    )
 
     functions = []
     for s, spec in enumerate(specs):
@@ -149,6 +156,8 @@ def _replay_seat(rules, specs: list[str], seed: int, game: int,
             functions.append(parsed.info.function(parsed.values,
                                                   variant_shape(rules.definition))
                              if parsed.info.function is not None else None)
+    # the run's own engine (registry.policy_functions), the plug-ins' slots swapped
+    learned = compile_all() or any(spec_of(spec).info.name == "learned" for spec in specs)
     params = rules.params()
     players, hand_cap = rules.players, int(params[C.PR_HAND_CAP])
     hs = np.zeros((1, hand_cap, players, C.HS_SIZE), np.int32)
@@ -158,7 +167,8 @@ def _replay_seat(rules, specs: list[str], seed: int, game: int,
     caught: list[BaseException] = []
     with callback_exceptions(caught):
         run_serial(params, policy_ids(specs), policy_params(specs, rules.variant),
-                  policy_set(True, function_slots(functions)),
+                  policy_set(True, function_slots(functions), learned,
+                             **set_flags(specs, rules.definition)),
                   np.uint64(seed), game, hs, hi, gi, ev, api.NO_TRACE)
     return (caught[0] if caught else None), bool(gi[0, C.GI_OVERFLOW] == FAULT_POLICY)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bezsim.compile_cache import compile_all
 from bezsim.engine import constants as C
 from bezsim.engine.external import EXTERNAL, policy_set
 from bezsim.policies.learned import record as R
@@ -108,7 +109,10 @@ def record_games(rules, learned_row: np.ndarray, seed: int, games: range, budget
     players = rules.players
     hand_cap = int(params[C.PR_HAND_CAP])
     ids = np.full(players, EXTERNAL, np.int64)
-    fns = policy_set(True, function_slots([search_function("record")] * players))
+    # the search runs' engine (registry.policy_functions; with BEZSIM_COMPILE_ALL, the one
+    # with everything in)
+    fns = policy_set(True, function_slots([search_function("record")] * players),
+                     compile_all())
     seed_u = np.uint64(seed)
     order = list(games)
 

@@ -414,7 +414,8 @@ def policy_functions(specs: list[str], variant=None, compile_with: Sequence[str]
     or None when every seat plays a built-in: the kernels compiled without slots carry no
     function tuple, which measured ~10% faster for the two-player game, and those without
     expert skip a third of the engine's compile. A run with slots always takes expert too,
-    so search runs share one compiled engine. ``compile_with``: set_flags."""
+    so search runs share one compiled engine. ``compile_with``: set_flags. With
+    BEZSIM_COMPILE_ALL set, every run takes the one set with everything in."""
     from bezsim.engine.external import policy_set
     from bezsim.policies.plugins import function_slots
 
@@ -422,8 +423,8 @@ def policy_functions(specs: list[str], variant=None, compile_with: Sequence[str]
     infos = [spec.info for spec in parsed]
     flags = set_flags(parsed, variant, compile_with)
     shape = variant_shape(variant)
-    learned = any(info.policy_id == LEARNED for info in infos)
-    if all(info.function is None for info in infos):
+    learned = compile_all() or any(info.policy_id == LEARNED for info in infos)
+    if all(info.function is None for info in infos) and not compile_all():
         return policy_set(any(info.policy_id == EXPERT for info in infos), None, learned,
                           **flags)
     return policy_set(True, function_slots([spec.info.function(spec.values, shape)
