@@ -27,19 +27,20 @@ from typing import Any
 
 from numba.core import event
 
-# Cold commands into an empty cache on the reference machine (2 cores, otherwise idle), by
-# the entry kernel a command calls (benchmarks/startup.py): a run's kernels without expert
-# (simulate --games 2000: 90 s), with expert (simulate --policies expert: 159 s), and with
-# the function slots of search and plug-ins (tournament --policies search,expert: 199 s,
-# search's slot compiled beside the run engine, engine_api/compile_aside.py); the step API's
-# replay with every built-in compiled in (play --against expert: 315 s). Those with learned,
-# the position kernels (bezsim explain) and a traced game once the run kernels of its
-# policies are cached (bezsim replay, which shares all they compile) are older figures
-# scaled by the same machine's plain run. Each is scaled by the calibration compile here
-# and now against REFERENCE_CALIBRATION, and replaced by this machine's own measurement
-# once it has one (TIMES_FILE).
-REFERENCE_SECONDS = {"plain": 90, "expert": 159, "learned": 350, "external": 199,
-                     "external_learned": 290, "step": 315, "position": 10}
+# Cold commands into an empty cache on the reference machine (2 cores), by the entry kernel
+# a command calls (benchmarks/startup.py), the two-handed game's engines: a run's kernels
+# without expert (simulate --games 2000: 58 s), with expert (simulate --policies expert:
+# 139 s), with the function slots of search and plug-ins (tournament --policies
+# search,expert: 161 s, search's slot compiled beside the run engine,
+# engine_api/compile_aside.py), and the step API's replay with every built-in compiled in
+# (play --against expert: 276 s). Those with learned and the position kernels (bezsim
+# explain) are upper bounds measured on an engine that compiled every variant's code into
+# each. An engine with a variant's own code (Polish, the pairs ending) starts from its
+# policy set's figure. Each is scaled by the calibration compile here and now
+# against REFERENCE_CALIBRATION, and replaced by this machine's own measurement once it
+# has one (TIMES_FILE).
+REFERENCE_SECONDS = {"plain": 58, "expert": 139, "learned": 350, "external": 161,
+                     "external_learned": 290, "step": 276, "position": 10}
 REFERENCE_CALIBRATION = 0.13   # seconds the calibration compile takes there (startup.py
 #                                --calibration)
 WHAT = {"plain": "the engine", "expert": "the engine with expert's player",
