@@ -172,9 +172,10 @@ def _fake_policy_set(registry: types.ModuleType) -> types.ModuleType:
 # --- running the suite on several workers (README: pytest -n 2 --dist loadgroup) ----------
 # Most of a cold run is compiling: the run engine (one for every policy and variant, above),
 # the step engine (bezsim play, the step API) and search's slots. The controller compiles the
-# run engine in one process and the step engine with search's play-out slot in another, into
-# numba's on-disk cache, before the workers start; the search/plug-in tests form one xdist
-# group, so one worker compiles search's other slots while the other runs everything else.
+# run engine and search's play-out slot in one process and the step engine in another (about
+# as long), into numba's on-disk cache, before the workers start; the search/plug-in tests
+# form one xdist group, so one worker compiles search's other slots while the other runs
+# everything else.
 
 EXTERNAL_MODULES = ("test_search.py", "test_user_policies.py")
 WARM_RUN_ENGINE = """
@@ -183,6 +184,8 @@ from bezsim.rules import Rules
 rules = Rules.make("ordinary")
 run_games(rules, ["random"], 1, 0, 2)
 trace_one(rules, ["random"], 1, 0)
+from bezsim.policies.search import search_function
+search_function("play", "all")
 """
 WARM_STEP_ENGINE = """
 from bezsim.rules import Rules
@@ -190,8 +193,6 @@ from bezsim.step.step_game import StepGame
 game = StepGame(Rules.make("ordinary"), 1, policies=[None, "random"])
 game.step(0)
 game.history()
-from bezsim.policies.search import search_function
-search_function("play", "all")
 """
 
 
