@@ -1,0 +1,1 @@
+"""Reviewing a game: its record (record.py), replayed through the engine."""

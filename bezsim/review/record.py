@@ -1,0 +1,304 @@
+"""The game record: one game as JSON, every action of every seat in order, replayed through
+the engine.
+
+A record names the rules (variant and options), the deal and the actions; whoever played
+them (a person, a bot, another program) does not matter to the replay. The deal is bezsim's
+deal of the run seed and game index (``{"seed": S, "game": G}``): every hand's pack comes
+from that pair, so a record is as short as the game's actions. An action is
+``{"seat": 0, "play": "Q♠"}`` (``"copy": "hand"`` or ``"table"`` when the seat holds copies
+of that card that differ: one concealed, one declared on the table), ``{"seat": 0,
+"declare": "royal marriage ♥"}`` or ``{"seat": 0, "declare": "stop"}``.
+
+Reading checks the shape of the file; replaying checks every action against the rules, and
+the first one that breaks them is refused in one line naming it (action number, hand,
+trick, seat). A record never names code to import: a plug-in policy it mentions as a seat's
+player is a label only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bezsim.cards import CardError, card_name, parse_card
+from bezsim.engine import constants as C
+from bezsim.engine import state as st
+from bezsim.errors import BezsimError
+from bezsim.rules import Rules
+
+FORMAT = "bezsim game record"
+VERSION = 1
+ENDS = ("over", "resigned", "left")     # finished, given up, or left part-way
+
+
+class RecordError(BezsimError):
+    """A record that cannot be read, or an action in it that breaks the rules."""
+
+
+@dataclass(frozen=True)
+class RecordedAction:
+    """One action of a record: the seat, what it did ("play", "declare") and its name."""
+
+    seat: int
+    kind: str
+    name: str
+    copy: str | None = None     # "hand" or "table": which of two unlike copies was played
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, self.kind: self.name}
+        if self.copy is not None:
+            out["copy"] = self.copy
+        return out
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as its record holds it (module docstring)."""
+
+    rules: Rules
+    seed: int
+    game: int
+    actions: tuple[RecordedAction, ...]
+    players: tuple[str, ...] = ()           # who played each seat: labels only
+    end: str = "over"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        from bezsim import __version__
+
+        return {"format": FORMAT, "version": VERSION, "written_by": f"bezsim {__version__}",
+                "variant": self.rules.variant, "options": dict(self.rules.options),
+                "deal": {"seed": self.seed, "game": self.game},
+                "players": list(self.players), "end": self.end,
+                "actions": [a.as_json() for a in self.actions]}
+
+    def write(self, path: str | Path) -> None:
+        from bezsim.io.atomic import write_atomically
+
+        text = (json.dumps(self.as_json(), ensure_ascii=False, indent=1) + "\n").encode()
+        write_atomically(Path(path), lambda handle: handle.write(text))
+
+
+# --- reading ---------------------------------------------------------------------------
+
+def read_record(path: str | Path) -> GameRecord:
+    """A record file, its shape checked (not yet its legality: ``replay``); a one-line
+    RecordError for anything else."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError(f"{path}: cannot read the record ({e})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise RecordError(f"{path}: not JSON ({e})") from None
+    return record_from_json(data, str(path))
+
+
+def record_from_json(data: Any, where: str = "record") -> GameRecord:
+    """A record from its JSON value (read_record), its shape checked."""
+    from bezsim.rules import RulesError
+
+    if not isinstance(data, dict):
+        raise RecordError(f"{where}: a record is a JSON object, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"{where}: not a bezsim game record (\"format\" must be {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise RecordError(f"{where}: record version {data.get('version')!r} is not supported "
+                          f"(this bezsim reads version {VERSION})")
+    variant, options = data.get("variant"), data.get("options", {})
+    if not isinstance(variant, str) or not isinstance(options, dict):
+        raise RecordError(f"{where}: \"variant\" must be a name and \"options\" an object")
+    try:
+        rules = Rules.make(variant, {str(k): v for k, v in options.items()})
+    except (RulesError, TypeError, ValueError) as e:
+        raise RecordError(f"{where}: {e}") from None
+    deal = data.get("deal")
+    if (not isinstance(deal, dict) or not _whole(deal.get("seed"))
+            or not _whole(deal.get("game"))):
+        raise RecordError(f"{where}: \"deal\" must be {{\"seed\": whole number, \"game\": whole "
+                          "number}")
+    if not 0 <= deal["seed"] < 2**64 or not 0 <= deal["game"] < 2**63:
+        raise RecordError(f"{where}: the deal's seed or game index is out of range")
+    players = data.get("players", [])
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players) or (
+            players and len(players) != rules.players):
+        raise RecordError(f"{where}: \"players\" must list {rules.players} names")
+    end = data.get("end", "over")
+    if end not in ENDS:
+        raise RecordError(f"{where}: \"end\" must be one of {', '.join(ENDS)}")
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError(f"{where}: \"actions\" must be a list")
+    parsed = tuple(_action(a, n, rules, where) for n, a in enumerate(actions, 1))
+    return GameRecord(rules, int(deal["seed"]), int(deal["game"]), parsed, tuple(players), end)
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _action(a: Any, n: int, rules: Rules, where: str) -> RecordedAction:
+    if not isinstance(a, dict):
+        raise RecordError(f"{where}: action {n} must be an object")
+    seat = a.get("seat")
+    if not _whole(seat) or not 0 <= seat < rules.players:
+        raise RecordError(f"{where}: action {n}: \"seat\" must be 0 to {rules.players - 1}")
+    kinds = [k for k in ("play", "declare") if k in a]
+    if len(kinds) != 1 or not isinstance(a[kinds[0]], str):
+        raise RecordError(f"{where}: action {n} needs one of \"play\" (a card) or \"declare\" "
+                          "(a declaration's name, or \"stop\")")
+    copy = a.get("copy")
+    if copy is not None and (kinds[0] != "play" or copy not in ("hand", "table")):
+        raise RecordError(f"{where}: action {n}: \"copy\" is \"hand\" or \"table\", for a play")
+    name = a[kinds[0]]
+    if kinds[0] == "play":
+        try:
+            name = card_name(parse_card(name, rules.packs))
+        except (CardError, ValueError) as e:
+            raise RecordError(f"{where}: action {n}: {e}") from None
+    return RecordedAction(int(seat), kinds[0], name, copy)
+
+
+# --- naming and matching the engine's actions ------------------------------------------
+
+def declaration_label(name: str) -> str:
+    """An offered declaration's name without its points: "royal marriage ♥"; "stop"."""
+    if name.startswith("stop"):
+        return "stop"
+    return name.rsplit(" (", 1)[0]
+
+
+def _copy_of(game, card: int) -> str:
+    shown = game.view()[st.O_SEEN + game.seat * st.N_MAX + card] == C.V_MINE_SHOWN
+    return "table" if shown else "hand"
+
+
+def recorded_action(game, index: int) -> RecordedAction:
+    """The record's entry for offered action ``index`` of the game's current decision."""
+    action = game.actions()[index]
+    if action.kind != "card":
+        return RecordedAction(game.seat, "declare", declaration_label(action.name))
+    copies = {_copy_of(game, a.value) for a in game.actions()
+              if a.kind == "card" and a.value & 31 == action.value & 31}
+    copy = _copy_of(game, action.value) if len(copies) > 1 else None
+    return RecordedAction(game.seat, "play", card_name(action.value), copy)
+
+
+def offered_index(game, action: RecordedAction) -> int | None:
+    """The offered action a recorded one stands for (the first copy of a card that plays
+    alike), or None if it is not offered."""
+    if action.seat != game.seat:
+        return None
+    for a in game.actions():
+        if action.kind == "play" and a.kind == "card":
+            if card_name(a.value) == action.name and (
+                    action.copy is None or _copy_of(game, a.value) == action.copy):
+                if action.copy is None and len({_copy_of(game, b.value) for b in game.actions()
+                                                if b.value & 31 == a.value & 31}) > 1:
+                    return None          # unlike copies: the record must say which
+                return a.index
+        elif action.kind == "declare" and a.kind != "card":
+            if declaration_label(a.name) == action.name:
+                return a.index
+    return None
+
+
+def where_text(game) -> str:
+    """"hand 2, trick 5" of the current decision (numbered from 1)."""
+    S = game.view()
+    return f"hand {game.hand + 1}, trick {int(S[st.O_SC + C.SC_TRICK])}"
+
+
+# --- replaying ------------------------------------------------------------------------
+
+Visit = Callable[[Any, int, RecordedAction], None]
+
+
+def replay(record: GameRecord, visit: Visit | None = None):
+    """The record played through the engine, every seat's action checked: returns the
+    StepGame where the record ends. ``visit(game, n, action)`` is called at each decision
+    before its action is taken (n counts from 0). The first illegal action is refused in
+    one line; so is a record that goes on after the game ended, or stops short of the end
+    it claims."""
+    from bezsim.step.step_game import StepGame
+
+    game = StepGame(record.rules, record.seed, record.game)
+    for n, action in enumerate(record.actions):
+        if game.over:
+            raise RecordError(f"action {n + 1} (seat {action.seat}): the game is already "
+                              "over")
+        if visit is not None:
+            visit(game, n, action)
+        index = offered_index(game, action)
+        if index is None:
+            raise RecordError(_illegal(game, n, action))
+        game.step(index)
+    if record.end == "over" and not game.over:
+        raise RecordError(f"the record says the game is over, but it stops at "
+                          f"{where_text(game)} with seat {game.seat} to decide")
+    if record.end != "over" and game.over:
+        raise RecordError(f"the record says the game was {record.end}, but it is over")
+    return game
+
+
+def _illegal(game, n: int, action: RecordedAction) -> str:
+    head = f"action {n + 1} ({where_text(game)}, seat {action.seat})"
+    if action.seat != game.seat:
+        return f"{head}: it is seat {game.seat}'s turn"
+    offered = ", ".join(sorted({recorded_action(game, a.index).name + (
+        f" from the {recorded_action(game, a.index).copy}"
+        if recorded_action(game, a.index).copy else "") for a in game.actions()}))
+    what = (f"{action.name}" + (f" from the {action.copy}" if action.copy else "")
+            if action.kind == "play" else f"declaring {action.name}")
+    return f"{head}: {what} is not legal here (offered: {offered})"
+
+
+# --- records of games bezsim played -----------------------------------------------------
+
+def record_of_saved(path: str | Path) -> GameRecord:
+    """The record of a game saved by ``bezsim play``: its person's decisions as saved, its
+    bots' as they took them (each plays again from its own stream)."""
+    from bezsim.step.step_game import OPEN, read_saved
+
+    saved = read_saved(path)
+    decisions = iter(saved.decisions)
+
+    def choose(game) -> tuple[int, bool]:
+        if saved.policies[game.seat] is OPEN:
+            return next(decisions, (-1,))[0], False
+        return game.play_with(saved.policies[game.seat]), True
+
+    end = "over" if saved.over else "resigned" if saved.resigned else "left"
+    labels = tuple("person" if p is OPEN else p for p in saved.policies)
+    return _record_by(saved.rules, saved.seed, saved.game, choose, labels, end)
+
+
+def record_of_run(rules: Rules, policies: list[str], seed: int, game: int) -> GameRecord:
+    """The record of game ``game`` of a run of ``policies`` with root seed ``seed``: the
+    game ``simulate`` played (each seat decides as in the engine, from its own stream)."""
+    return _record_by(rules, seed, game, lambda g: (g.play_with(policies[g.seat]), True),
+                      tuple(policies), "over")
+
+
+def _record_by(rules: Rules, seed: int, game_index: int, choose, labels: tuple[str, ...],
+               end: str) -> GameRecord:
+    """Drive a game with every seat open, naming each action as it is taken:
+    ``choose(game)`` returns (the index taken, whether it stepped the game itself, as
+    play_with does), or an index below 0 to stop there."""
+    from bezsim.step.step_game import StepGame
+
+    game = StepGame(rules, seed, game_index)
+    actions: list[RecordedAction] = []
+    while not game.over:
+        names = {a.index: recorded_action(game, a.index) for a in game.actions()}
+        index, stepped = choose(game)
+        if index < 0:
+            break
+        actions.append(names[index])
+        if not stepped:
+            game.step(index)
+    return GameRecord(rules, seed, game_index, tuple(actions), labels, end)
