@@ -374,6 +374,79 @@ def replay(variant: str, players: int | None, options: tuple[str, ...], policies
     click.echo(text.rstrip("\n"))
 
 
+@cli.command()
+@_rules_options
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+              help="Root seed of the run the game belongs to (with --game).")
+@click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+              help="Game index within the run.")
+@click.option("--saved", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="A game saved by 'bezsim play' (finished, resigned or left).")
+@click.option("--record", "record_file", type=click.Path(exists=True, dir_okay=False),
+              default=None, help="A game record (JSON; 'bezsim review --write-record').")
+@click.option("--seat", "seat_text", default="0", show_default=True,
+              help="The seat to review, or 'all'.")
+@click.option("--deals", type=click.IntRange(2, 100_000), default=96, show_default=True,
+              help="Sampled deals per decision: more narrows the intervals and costs time.")
+@click.option("--json", "json_file", type=click.Path(dir_okay=False, allow_dash=True),
+              default=None, help="Write every figure as JSON to FILE ('-': standard output).")
+@click.option("--write-record", type=click.Path(dir_okay=False), default=None,
+              help="Also write the game's record to FILE.")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+def review(variant: str, players: int | None, options: tuple[str, ...], policies: str,
+           policy_params: tuple[str, ...], seed: int | None, game: int, saved: str | None,
+           record_file: str | None, seat_text: str, deals: int, json_file: str | None,
+           write_record: str | None, progress: bool) -> None:
+    """Review one game: what each decision of a seat was worth, judged from what that seat
+    could see, its loss against search's choice, and the seat's totals."""
+    from bezsim.review import record as rec
+    from bezsim.review.game_review import review_record, review_text
+
+    sources = [x for x in (seed, saved, record_file) if x is not None]
+    if len(sources) != 1:
+        raise BezsimError("review needs one game: --seed (with --game and the run's flags), "
+                          "--saved FILE or --record FILE")
+    if record_file is not None:
+        record = rec.read_record(record_file)
+    elif saved is not None:
+        record = rec.record_of_saved(saved)
+    else:
+        rules = _make_rules(variant, options, players)
+        record = rec.record_of_run(rules, _parse_policies(policies, rules.players,
+                                                          policy_params), seed, game)
+    n_players = record.rules.players
+    if seat_text == "all":
+        seats = list(range(n_players))
+    elif seat_text.isdigit() and int(seat_text) < n_players:
+        seats = [int(seat_text)]
+    else:
+        raise BezsimError(f"--seat {seat_text}: {record.rules.variant} has seats 0 to "
+                          f"{n_players - 1} (or 'all')")
+    rec.replay(record)                     # a record that breaks a rule: one line, no work
+    if write_record is not None:
+        record.write(write_record)
+    total = sum(a.seat in seats for a in record.actions)
+    bar = None
+    if progress and total:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="decision", file=sys.stderr, leave=False)
+    try:
+        result = review_record(record, seats, deals,
+                               on_decision=None if bar is None else lambda: bar.update(1))
+    finally:
+        if bar is not None:
+            bar.close()
+    if json_file is not None:
+        text = json.dumps(result.as_json(), ensure_ascii=False, indent=1)
+        if json_file == "-":
+            click.echo(text)
+            return
+        with open(json_file, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    click.echo(review_text(result))
+
+
 _GAME_DEFINING = ("variant", "options", "against", "seed", "seat")
 
 

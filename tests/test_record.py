@@ -91,3 +91,12 @@ def test_a_malformed_record_is_refused_in_one_line(tmp_path, change, message):
     with pytest.raises(RecordError, match=message) as caught:
         read_record(path)
     assert "\n" not in str(caught.value)
+
+
+def test_the_documented_example_record_replays():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "review.md").read_text("utf-8")
+    example = json.loads(page.split("```json")[1].split("```")[0])
+    game = replay(record_from_json(example, "docs/review.md"))
+    assert not game.over and game.seat == 1 and len(example["actions"]) == 6

@@ -1,0 +1,214 @@
+"""A whole game reviewed: every decision of the reviewed seats valued (values.py), the loss
+of the action played against search's choice, a label by its size, and per seat the
+totals.
+
+Labels go by the loss in the variant's unit (the hand margin in points; Rubicon: the
+settlement): an inaccuracy from LABEL_POINTS[0], a mistake from [1], a blunder from [2]. A
+seat's accuracy is the share of its reviewed decisions (those with more than one option)
+played without loss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bezsim.engine import constants as C
+from bezsim.engine import state as st
+from bezsim.errors import BezsimError
+from bezsim.review.record import GameRecord, offered_index, replay
+from bezsim.review.values import (
+    DEFAULT_DEALS,
+    DecisionValues,
+    decision_values,
+    distinct_options,
+)
+
+LABELS = ("inaccuracy", "mistake", "blunder")
+LABEL_POINTS = (10.0, 30.0, 80.0)     # the loss at which each label begins
+PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+
+def label_of(loss: float) -> str:
+    """The label of a loss ("" below an inaccuracy)."""
+    name = ""
+    for label, points in zip(LABELS, LABEL_POINTS, strict=True):
+        if loss >= points:
+            name = label
+    return name
+
+
+@dataclass(frozen=True)
+class ReviewedDecision:
+    """One decision of a reviewed seat."""
+
+    number: int            # the action's number in the record, from 1
+    hand: int              # from 1
+    trick: int
+    seat: int
+    kind: str              # "play" or "declare"
+    played: str
+    best: str              # the option search plays given the values
+    loss: float
+    label: str
+    values: DecisionValues | None     # None: a forced decision (one option)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "number": self.number, "hand": self.hand, "trick": self.trick, "seat": self.seat,
+            "kind": self.kind, "played": self.played, "best": self.best, "loss": self.loss,
+            "label": self.label, "forced": self.values is None}
+        if self.values is not None:
+            out["method"] = self.values.method
+            out["deals"] = self.values.deals
+            out["options"] = [
+                {"option": o.name, "value": o.value, "low": o.low, "high": o.high,
+                 "loss": o.loss, "loss_low": o.loss_low, "loss_high": o.loss_high}
+                for o in self.values.options]
+        return out
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    seat: int
+    decisions: int         # reviewed (more than one option)
+    forced: int
+    hands: int
+    total_loss: float
+    labels: dict[str, int] = field(default_factory=dict)
+    clean: int = 0         # decisions played without loss
+
+    @property
+    def loss_per_hand(self) -> float:
+        return self.total_loss / max(1, self.hands)
+
+    @property
+    def accuracy(self) -> float:
+        """The share of reviewed decisions played without loss, in percent."""
+        return 100.0 * self.clean / max(1, self.decisions)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "decisions": self.decisions, "forced": self.forced,
+                "hands": self.hands, "total_loss": self.total_loss,
+                "loss_per_hand": self.loss_per_hand, "accuracy": self.accuracy,
+                "labels": dict(self.labels)}
+
+
+@dataclass(frozen=True)
+class Review:
+    record: GameRecord
+    seats: tuple[int, ...]
+    deals: int
+    seed: int
+    decisions: tuple[ReviewedDecision, ...]
+    summaries: tuple[SeatSummary, ...]
+    scores: tuple[int, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"variant": self.record.rules.variant, "options": dict(self.record.rules.options),
+                "deal": {"seed": self.record.seed, "game": self.record.game},
+                "players": list(self.record.players), "seats": list(self.seats),
+                "deals": self.deals, "seed": self.seed, "scores": list(self.scores),
+                "labels": dict(zip(LABELS, LABEL_POINTS, strict=True)),
+                "summaries": [s.as_json() for s in self.summaries],
+                "decisions": [d.as_json() for d in self.decisions]}
+
+
+def review_record(record: GameRecord, seats: Sequence[int] | None = None,
+                  deals: int = DEFAULT_DEALS, seed: int = 0,
+                  on_decision: Callable[[], None] | None = None) -> Review:
+    """Review ``seats`` (None: every seat) of the game in ``record``. ``on_decision`` is
+    called after each reviewed decision (a progress bar)."""
+    players = record.rules.players
+    seats = tuple(range(players)) if seats is None else tuple(seats)
+    if not seats or any(not 0 <= s < players for s in seats):
+        raise BezsimError(f"--seat must be 0 to {players - 1} or 'all' for "
+                          f"{record.rules.variant}")
+    if deals < 2:
+        raise BezsimError(f"--deals must be at least 2, got {deals}")
+    out: list[ReviewedDecision] = []
+
+    def visit(game, n: int, action) -> None:
+        if game.seat not in seats:
+            return
+        index = offered_index(game, action)
+        if index is None:
+            return                               # replay refuses it next
+        S = game.view()
+        where = dict(number=n + 1, hand=game.hand + 1, trick=int(S[st.O_SC + C.SC_TRICK]),
+                     seat=game.seat, kind="play" if game.decision == "play" else "declare")
+        options = distinct_options(game)
+        if len(options) == 1:
+            out.append(ReviewedDecision(**where, played=options[0][0], best=options[0][0],
+                                        loss=0.0, label="", values=None))
+        else:
+            values = decision_values(game, deals, seed=seed * 1_000_003 + n)
+            played = values.option_of(index, game)
+            out.append(ReviewedDecision(**where, played=played.name,
+                                        best=values.options[values.best].name,
+                                        loss=played.loss, label=label_of(played.loss),
+                                        values=values))
+        if on_decision is not None:
+            on_decision()
+
+    game = replay(record, visit)
+    hands = game.hand if game.over else game.hand + 1
+    summaries = []
+    for seat in seats:
+        mine = [d for d in out if d.seat == seat]
+        reviewed = [d for d in mine if d.values is not None]
+        summaries.append(SeatSummary(
+            seat, len(reviewed), len(mine) - len(reviewed), hands,
+            sum(d.loss for d in reviewed),
+            {label: sum(d.label == label for d in reviewed) for label in LABELS},
+            sum(d.loss == 0 for d in reviewed)))
+    return Review(record, seats, deals, seed, tuple(out), tuple(summaries),
+                  tuple(game.scores()))
+
+
+def decisions_frame(review: Review):
+    """The reviewed decisions as a pandas DataFrame, one row each."""
+    import pandas as pd
+
+    rows = [{k: v for k, v in d.as_json().items() if k != "options"} for d in review.decisions]
+    return pd.DataFrame(rows)
+
+
+def summary_frame(review: Review):
+    """The seat summaries as a pandas DataFrame, one row per reviewed seat."""
+    import pandas as pd
+
+    rows = []
+    for s in review.summaries:
+        row = s.as_json()
+        row.update({label: count for label, count in row.pop("labels").items()})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def review_text(review: Review) -> str:
+    """The review for the terminal: each decision that lost points, then each seat's
+    summary."""
+    lines = []
+    for d in review.decisions:
+        if d.loss == 0 or d.values is None:
+            continue
+        played = d.values.options[[o.name for o in d.values.options].index(d.played)]
+        best = d.values.options[d.values.best]
+        tag = f"  {d.label}" if d.label else ""
+        loss = f"loss {d.loss:.1f}"
+        lines.append(f"hand {d.hand} trick {d.trick:>2}  seat {d.seat}  played {d.played} "
+                     f"({played.value:+.1f})  search: {d.best} ({best.value:+.1f})  "
+                     f"{loss}{tag}")
+    lines.append("")
+    unit = "settlement points" if review.record.rules.definition.one_hand_game else "points"
+    for s in review.summaries:
+        counts = ", ".join(f"{n} {PLURALS[label] if n != 1 else label}"
+                           for label, n in s.labels.items())
+        lines.append(f"seat {s.seat}: {s.decisions} decisions reviewed ({s.forced} forced), "
+                     f"expected loss {s.total_loss:.1f} {unit} ({s.loss_per_hand:.1f} a hand), "
+                     f"accuracy {s.accuracy:.0f}%; {counts}")
+    lines.append(f"values: {review.deals} sampled deals a decision of what the seat could "
+                 "not see (exact in two-handed stage 2); search's choice is the reference")
+    return "\n".join(lines)

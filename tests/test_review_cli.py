@@ -1,0 +1,63 @@
+"""``bezsim review``: a game's decisions valued, as text and JSON; the run's game and its
+record give the same figures; bad input is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from bezsim import cli
+from bezsim.review.game_review import LABEL_POINTS, LABELS, label_of
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli.cli, list(args), prog_name="bezsim")
+
+
+def test_review_search_of_a_runs_game_and_of_its_record_agree(tmp_path):
+    out, again, record = tmp_path / "run.json", tmp_path / "record.json", tmp_path / "g.json"
+    first = invoke("review", "--variant", "ordinary", "--policies", "expert,random",
+                   "--seed", "5", "--game", "2", "--seat", "all", "--deals", "8",
+                   "--json", str(out), "--write-record", str(record), "--no-progress")
+    assert first.exit_code == 0, first.output
+    second = invoke("review", "--record", str(record), "--seat", "all", "--deals", "8",
+                    "--json", str(again), "--no-progress")
+    assert second.exit_code == 0, second.output
+    a, b = json.loads(out.read_text()), json.loads(again.read_text())
+    assert a["decisions"] == b["decisions"] and a["summaries"] == b["summaries"]
+    assert [s["seat"] for s in a["summaries"]] == [0, 1]
+    for s in a["summaries"]:
+        mine = [d for d in a["decisions"] if d["seat"] == s["seat"] and not d["forced"]]
+        assert s["decisions"] == len(mine)
+        assert s["total_loss"] == pytest.approx(sum(d["loss"] for d in mine))
+        assert s["labels"] == {label: sum(d["label"] == label for d in mine)
+                               for label in LABELS}
+    for d in a["decisions"]:
+        if d["forced"]:
+            continue
+        names = [o["option"] for o in d["options"]]
+        assert d["played"] in names and d["best"] in names
+        played = d["options"][names.index(d["played"])]
+        assert d["loss"] == played["loss"] and d["label"] == label_of(d["loss"])
+        assert d["options"][names.index(d["best"])]["loss"] == 0
+    seat_line = [line for line in first.output.splitlines() if line.startswith("seat 0:")]
+    assert len(seat_line) == 1 and "accuracy" in seat_line[0]
+
+
+def test_labels_follow_the_documented_thresholds():
+    assert [label_of(x) for x in (0, LABEL_POINTS[0] - 0.1, LABEL_POINTS[0], LABEL_POINTS[1],
+                                  LABEL_POINTS[2], 10 * LABEL_POINTS[2])] == [
+        "", "", "inaccuracy", "mistake", "blunder", "blunder"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--seed", "1", "--seat", "2"), "--seat 2: ordinary has seats 0 to 1 (or 'all')"),
+    (("--seat", "0"), "review needs one game"),
+    (("--seed", "1", "--variant", "polsh"), "polsh"),
+])
+def test_bad_review_input_is_one_line_and_exit_2(args, message):
+    result = invoke("review", *args, "--no-progress")
+    assert result.exit_code == 2
+    assert message in result.output and result.output.count("\n") == 1
