@@ -406,23 +406,24 @@ def review(variant: str, players: int | None, options: tuple[str, ...], policies
     if len(sources) != 1:
         raise BezsimError("review needs one game: --seed (with --game and the run's flags), "
                           "--saved FILE or --record FILE")
+    for flag, path in (("--json", json_file), ("--write-record", write_record)):
+        if path not in (None, "-") and not os.path.isdir(os.path.dirname(path) or "."):
+            raise BezsimError(f"{flag} {path}: no folder {os.path.dirname(path)} to write in")
+    # everything checked before any game is played: the seat, then the record's legality
     if record_file is not None:
         record = rec.read_record(record_file)
+        seats = _review_seats(seat_text, record.rules)
+        rec.replay(record)
     elif saved is not None:
+        from bezsim.step.step_game import read_saved
+
+        seats = _review_seats(seat_text, read_saved(saved).rules)
         record = rec.record_of_saved(saved)
     else:
         rules = _make_rules(variant, options, players)
-        record = rec.record_of_run(rules, _parse_policies(policies, rules.players,
-                                                          policy_params), seed, game)
-    n_players = record.rules.players
-    if seat_text == "all":
-        seats = list(range(n_players))
-    elif seat_text.isdigit() and int(seat_text) < n_players:
-        seats = [int(seat_text)]
-    else:
-        raise BezsimError(f"--seat {seat_text}: {record.rules.variant} has seats 0 to "
-                          f"{n_players - 1} (or 'all')")
-    rec.replay(record)                     # a record that breaks a rule: one line, no work
+        seat_list = _parse_policies(policies, rules.players, policy_params)
+        seats = _review_seats(seat_text, rules)
+        record = rec.record_of_run(rules, seat_list, seed, game)
     if write_record is not None:
         record.write(write_record)
     total = sum(a.seat in seats for a in record.actions)
@@ -445,6 +446,16 @@ def review(variant: str, players: int | None, options: tuple[str, ...], policies
         with open(json_file, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")
     click.echo(review_text(result))
+
+
+def _review_seats(text: str, rules) -> list[int]:
+    """--seat of bezsim review: one seat of the game, or all."""
+    if text == "all":
+        return list(range(rules.players))
+    if text.isdigit() and int(text) < rules.players:
+        return [int(text)]
+    raise BezsimError(f"--seat {text}: {rules.variant} has seats 0 to {rules.players - 1} "
+                      "(or 'all')")
 
 
 _GAME_DEFINING = ("variant", "options", "against", "seed", "seat")

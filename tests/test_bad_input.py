@@ -471,6 +471,32 @@ PLAY = [
     (["--load", "{saved_left}", "--hint", "nope"], "unknown policy 'nope'"),
 ]
 
+REVIEW = [
+    ([], "review needs one game: --seed"),
+    (["--seed", "1", "--record", "{file}"], "review needs one game"),
+    (["--saved", "{missing}.json"], "Invalid value for '--saved': File '{missing}.json' does "
+                                    "not exist"),
+    (["--saved", "{file}"], "{file}: not a game saved by bezsim play"),
+    (["--record", "{missing}.json"], "Invalid value for '--record': File '{missing}.json' "
+                                     "does not exist"),
+    (["--record", "{file}"], "{file}: not JSON"),
+    (["--record", "{list}"], "{list}: a record is a JSON object, got list"),
+    (["--seed", "-1"], "Invalid value for '--seed': -1"),
+    (["--seed", "1", "--game", "x"], "Invalid value for '--game': 'x'"),
+    (["--seed", "1", "--policies", "nope"], "unknown policy 'nope'"),
+    (["--seed", "1", "--policy-param", "greedy.x=1"], "no seat plays greedy"),
+    (["--seed", "1", "--variant", "nope"], "unknown variant 'nope'"),
+    (["--seed", "1", "--option", "target=0"], "option target=0 is out of range"),
+    (["--seed", "1", "--players", "3"], "variant 'ordinary' is played by 2 players"),
+    (["--seed", "1", "--seat", "2"], "--seat 2: ordinary has seats 0 to 1 (or 'all')"),
+    (["--seed", "1", "--seat", "one"], "--seat one: ordinary has seats 0 to 1"),
+    (["--seed", "1", "--deals", "1"], "Invalid value for '--deals': 1"),
+    (["--seed", "1", "--json", "{missing}/out.json"], "--json {missing}/out.json: no folder"),
+    (["--seed", "1", "--write-record", "{missing}/g.json"], "--write-record {missing}/g.json: "
+                                                            "no folder"),
+    (["--seed", "1", "--progress=yes"], "Option '--progress' does not take a value"),
+]
+
 TOP_LEVEL = [
     (["frobnicate"], "No such command 'frobnicate'"),
     (["-x"], "No such option '-x'"),
@@ -490,6 +516,7 @@ CATALOGUE = ([(["simulate", *a], m) for a, m in SIMULATE]
              + [(["tune", *a], m) for a, m in TUNE]
              + [(["learn", *a], m) for a, m in LEARN]
              + [(["play", *a], m) for a, m in PLAY]
+             + [(["review", *a], m) for a, m in REVIEW]
              + TOP_LEVEL)
 
 

@@ -1,2 +1,8 @@
-"""Reviewing a game: its record (record.py), replayed through the engine, and the value of
-each decision's options to the seat that took it (values.py)."""
+"""Reviewing a game: its record (record.py), replayed through the engine, the value of each
+decision's options to the seat that took it (values.py), and the whole game's review
+(game_review.py): ``review_record`` and its DataFrames, ``decisions_frame`` and
+``summary_frame``."""
+
+from bezsim.review.game_review import decisions_frame, review_record, summary_frame
+
+__all__ = ["decisions_frame", "review_record", "summary_frame"]
