@@ -338,14 +338,22 @@ def _print_summary(summary) -> None:
     click.echo(f'read:   pandas.read_parquet("{hands_dir}")')
 
 
+def _one_game_options(saved_help: str):
+    """--seed, --game (a game of a run, with the run's flags) and --saved: the commands that
+    take one game (replay, review)."""
+    def decorate(func):
+        func = click.option("--saved", type=click.Path(exists=True, dir_okay=False),
+                            default=None, help=saved_help)(func)
+        func = click.option("--game", type=click.IntRange(0, MAX_SEED), default=0,
+                            show_default=True, help="Game index within the run.")(func)
+        return click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+                            help="Root seed of the run the game belongs to.")(func)
+    return decorate
+
+
 @cli.command()
 @_rules_options
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
-              help="Root seed of the run the game belongs to (required without --saved).")
-@click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
-              help="Game index within the run.")
-@click.option("--saved", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A game saved by 'bezsim play': its transcript, every card shown (a game "
+@_one_game_options("A game saved by 'bezsim play': its transcript, every card shown (a game "
                    "left or resigned: as far as it went).")
 def replay(variant: str, players: int | None, options: tuple[str, ...], policies: str,
            policy_params: tuple[str, ...], seed: int | None, game: int,
@@ -376,12 +384,7 @@ def replay(variant: str, players: int | None, options: tuple[str, ...], policies
 
 @cli.command()
 @_rules_options
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
-              help="Root seed of the run the game belongs to (with --game).")
-@click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
-              help="Game index within the run.")
-@click.option("--saved", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A game saved by 'bezsim play' (finished, resigned or left).")
+@_one_game_options("A game saved by 'bezsim play' (finished, resigned or left).")
 @click.option("--record", "record_file", type=click.Path(exists=True, dir_okay=False),
               default=None, help="A game record (JSON; 'bezsim review --write-record').")
 @click.option("--seat", "seat_text", default="0", show_default=True,

@@ -7,7 +7,7 @@ import numpy as np
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.policies.solver import exact_stage2_values
-from bezsim.review.record import offered_index, record_of_run, replay
+from bezsim.review.record import record_of_run, replay
 from bezsim.review.values import decision_values
 from bezsim.rules import Rules
 
@@ -17,10 +17,10 @@ def _decisions(variant: str, policies: list[str], seed: int, game: int, want):
     taken there and then."""
     found = {}
 
-    def visit(g, n, action):
+    def visit(g, n, index):
         kind = want(g)
         if kind is not None and kind not in found:
-            found[kind] = (n, decision_values(g, 48, seed=n), offered_index(g, action),
+            found[kind] = (n, decision_values(g, 48, seed=n), index,
                            g.state_array(), g.seat)
 
     replay(record_of_run(Rules.make(variant), policies, seed, game), visit)
@@ -59,8 +59,8 @@ def test_search_values_depend_only_on_what_the_seat_saw():
     with another seed for the deals they are not (the values do follow the deals)."""
     from hidden_info_helpers import Snapshot, perturb
 
-    from bezsim.review.record import recorded_action
-    from bezsim.review.values import _label, state_values
+    from bezsim.review.record import option_label, recorded_action
+    from bezsim.review.values import state_values
 
     checked, moved = 0, 0
     for variant, policies in (("ordinary", ["expert", "learned"]),
@@ -68,11 +68,11 @@ def test_search_values_depend_only_on_what_the_seat_saw():
         rules = Rules.make(variant)
         points = []
 
-        def visit(g, n, action, points=points):
+        def visit(g, n, index, points=points):
             S = g.view()
             if (g.decision == "play" and S[st.O_SC + C.SC_STAGE] == 1 and n % 7 == 3
                     and len(points) < 3):
-                names = [_label(recorded_action(g, a.index)) for a in g.actions()]
+                names = [option_label(recorded_action(g, a.index)) for a in g.actions()]
                 points.append((g.state_array(), g.seat, names, n))
 
         replay(record_of_run(rules, policies, 12, 1), visit)

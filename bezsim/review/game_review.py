@@ -17,7 +17,7 @@ from typing import Any
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.errors import BezsimError
-from bezsim.review.record import GameRecord, offered_index, replay
+from bezsim.review.record import GameRecord, replay
 from bezsim.review.values import (
     DEFAULT_DEALS,
     DecisionValues,
@@ -129,12 +129,9 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None,
         raise BezsimError(f"--deals must be at least 2, got {deals}")
     out: list[ReviewedDecision] = []
 
-    def visit(game, n: int, action) -> None:
+    def visit(game, n: int, index: int) -> None:
         if game.seat not in seats:
             return
-        index = offered_index(game, action)
-        if index is None:
-            return                               # replay refuses it next
         S = game.view()
         where = dict(number=n + 1, hand=game.hand + 1, trick=int(S[st.O_SC + C.SC_TRICK]),
                      seat=game.seat, kind="play" if game.decision == "play" else "declare")

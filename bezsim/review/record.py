@@ -207,6 +207,11 @@ def offered_index(game, action: RecordedAction) -> int | None:
     return None
 
 
+def option_label(action: RecordedAction) -> str:
+    """An action as an option is named: "Q♥", "Q♥ from the table", "royal marriage ♥"."""
+    return action.name + (f" from the {action.copy}" if action.copy else "")
+
+
 def where_text(game) -> str:
     """"hand 2, trick 5" of the current decision (numbered from 1)."""
     S = game.view()
@@ -215,15 +220,15 @@ def where_text(game) -> str:
 
 # --- replaying ------------------------------------------------------------------------
 
-Visit = Callable[[Any, int, RecordedAction], None]
+Visit = Callable[[Any, int, int], None]
 
 
 def replay(record: GameRecord, visit: Visit | None = None):
     """The record played through the engine, every seat's action checked: returns the
-    StepGame where the record ends. ``visit(game, n, action)`` is called at each decision
-    before its action is taken (n counts from 0). The first illegal action is refused in
-    one line; so is a record that goes on after the game ended, or stops short of the end
-    it claims."""
+    StepGame where the record ends. ``visit(game, n, index)`` is called at each decision
+    before its action is taken (n counts from 0; ``index``: the offered action it stands
+    for). The first illegal action is refused in one line; so is a record that goes on
+    after the game ended, or stops short of the end it claims."""
     from bezsim.step.step_game import StepGame
 
     game = StepGame(record.rules, record.seed, record.game)
@@ -231,11 +236,11 @@ def replay(record: GameRecord, visit: Visit | None = None):
         if game.over:
             raise RecordError(f"action {n + 1} (seat {action.seat}): the game is already "
                               "over")
-        if visit is not None:
-            visit(game, n, action)
         index = offered_index(game, action)
         if index is None:
             raise RecordError(_illegal(game, n, action))
+        if visit is not None:
+            visit(game, n, index)
         game.step(index)
     if record.end == "over" and not game.over:
         raise RecordError(f"the record says the game is over, but it stops at "
@@ -249,11 +254,9 @@ def _illegal(game, n: int, action: RecordedAction) -> str:
     head = f"action {n + 1} ({where_text(game)}, seat {action.seat})"
     if action.seat != game.seat:
         return f"{head}: it is seat {game.seat}'s turn"
-    offered = ", ".join(sorted({recorded_action(game, a.index).name + (
-        f" from the {recorded_action(game, a.index).copy}"
-        if recorded_action(game, a.index).copy else "") for a in game.actions()}))
-    what = (f"{action.name}" + (f" from the {action.copy}" if action.copy else "")
-            if action.kind == "play" else f"declaring {action.name}")
+    offered = ", ".join(sorted({option_label(recorded_action(game, a.index))
+                                for a in game.actions()}))
+    what = option_label(action) if action.kind == "play" else f"declaring {action.name}"
     return f"{head}: {what} is not legal here (offered: {offered})"
 
 

@@ -52,32 +52,28 @@ class DecisionValues:
 
     def option_of(self, offered_index: int, game) -> Option:
         """The option an offered action belongs to."""
-        from bezsim.review.record import recorded_action
+        from bezsim.review.record import option_label, recorded_action
 
-        name = _label(recorded_action(game, offered_index))
+        name = option_label(recorded_action(game, offered_index))
         return next(o for o in self.options if o.name == name)
-
-
-def _label(action) -> str:
-    return action.name + (f" from the {action.copy}" if action.copy else "")
 
 
 def distinct_options(game) -> list[tuple[str, int]]:
     """(name, first offered index) of each distinct option of the current decision."""
-    from bezsim.review.record import recorded_action
+    from bezsim.review.record import option_label, recorded_action
 
     seen: dict[str, int] = {}
     for a in game.actions():
-        seen.setdefault(_label(recorded_action(game, a.index)), a.index)
+        seen.setdefault(option_label(recorded_action(game, a.index)), a.index)
     return list(seen.items())
 
 
 def decision_values(game, deals: int = DEFAULT_DEALS, seed: int = 0) -> DecisionValues:
     """The options of ``game``'s current decision valued for the seat to decide (module
     docstring)."""
-    from bezsim.review.record import recorded_action
+    from bezsim.review.record import option_label, recorded_action
 
-    names = [_label(recorded_action(game, a.index)) for a in game.actions()]
+    names = [option_label(recorded_action(game, a.index)) for a in game.actions()]
     return state_values(game.rules, game.state_array(), game.seat, names, deals, seed)
 
 
