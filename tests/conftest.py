@@ -171,11 +171,13 @@ def _fake_policy_set(registry: types.ModuleType) -> types.ModuleType:
 
 # --- running the suite on several workers (README: pytest -n 2 --dist loadgroup) ----------
 # Most of a cold run is compiling: the run engine (one for every policy and variant, above),
-# the step engine (bezsim play, the step API) and search's slots. The controller compiles the
-# run engine and search's play-out slot in one process and the step engine in another (about
-# as long), into numba's on-disk cache, before the workers start; the search/plug-in tests
-# form one xdist group, so one worker compiles search's other slots while the other runs
-# everything else.
+# the step engine (bezsim play, the step API) and what plays on from a decision (search's
+# slots, learned's recorder, the batched environment), which links the step engine's code.
+# Before the workers start, the controller compiles the run engine in one process while
+# another compiles the step engine; that second process goes on with search's slots while
+# the workers run the tests. A worker about to compile a kernel of that family which is not
+# cached yet waits for it instead of compiling it a second time (_wait_for_later_kernels),
+# the tests that need it come last, and those that compile it in a subprocess wait for it.
 
 EXTERNAL_MODULES = ("test_search.py", "test_user_policies.py")
 WARM_RUN_ENGINE = """
@@ -184,16 +186,43 @@ from bezsim.rules import Rules
 rules = Rules.make("ordinary")
 run_games(rules, ["random"], 1, 0, 2)
 trace_one(rules, ["random"], 1, 0)
-from bezsim.policies.search import search_function
-search_function("play", "all")
 """
 WARM_STEP_ENGINE = """
-from bezsim.rules import Rules
-from bezsim.step.step_game import StepGame
-game = StepGame(Rules.make("ordinary"), 1, policies=[None, "random"])
-game.step(0)
-game.history()
+import sys
+from pathlib import Path
+ready = Path(sys.argv[1])
+outcome = "failed"
+try:
+    from bezsim.rules import Rules
+    from bezsim.step.step_game import StepGame
+    game = StepGame(Rules.make("ordinary"), 1, policies=[None, "random"])
+    game.step(0)
+    game.history()
+    import numpy as np
+    from bezsim.rl import batched_env
+    env = batched_env(num_envs=2, seed=1, threads=1)
+    state = env.reset()
+    env.step(np.array([np.flatnonzero(m)[0] for m in state["action_mask"]], np.int64))
+    from bezsim.policies.search import search_function
+    for kind in ("play", "evaluate", "record", "tree"):
+        search_function(kind, "all")
+    outcome = "ok"
+finally:
+    ready.write_text(outcome)
 """
+# the modules whose kernels the second warm-up process compiles after the step engine
+LATER_KERNELS = ("bezsim.engine.stepping", "bezsim.engine.resume", "bezsim.policies.search",
+                 "bezsim.policies.learned.record", "bezsim.env_kernels.batch_step")
+# test modules that need them (in the worker or in a bezsim subprocess): run last, and wait
+LATER_MODULES = ("test_step.py", "test_play.py", "test_rl.py", "test_openspiel.py",
+                 "test_batched.py", "test_evaluate.py", "test_review_cli.py",
+                 "test_review_values.py", "test_record.py", "test_replay.py",
+                 "test_hidden_information.py", "test_learned.py", "test_search.py",
+                 "test_review_page.py", "test_record_fuzz.py", "test_compiling.py")
+LATER_NAMES = ("rl_baseline", "05_review")   # tests elsewhere that need them (by name)
+READY = "BEZSIM_SUITE_KERNELS_READY"   # the file the second warm-up writes when it is done
+WAIT_LOG = "BEZSIM_SUITE_WAIT_LOG"     # optional: where workers note what they waited for
+COMPILE_LOG = "BEZSIM_SUITE_COMPILE_LOG"   # optional: where workers note what they compiled
 
 
 def _xdist_controller(config) -> bool:
@@ -201,23 +230,133 @@ def _xdist_controller(config) -> bool:
             and (getattr(config.option, "numprocesses", None) or 0) > 0)
 
 
+def _later_kernels_ready(timeout: float = 1800.0) -> None:
+    """Wait until the second warm-up process is done (or gave up): its kernels then load."""
+    import time
+
+    ready = os.environ.get(READY)
+    if not ready:
+        return
+    began = time.perf_counter()
+    while not os.path.exists(ready) and time.perf_counter() - began < timeout:
+        time.sleep(0.2)
+    log = os.environ.get(WAIT_LOG)
+    if log and time.perf_counter() - began > 0.5:
+        with open(log, "a") as out:
+            out.write(f"{time.perf_counter() - began:7.1f} s "
+                      f"{os.environ.get('PYTEST_CURRENT_TEST', '?')}\n")
+
+
+def _wait_for_later_kernels() -> None:
+    """In a worker: a kernel of LATER_KERNELS that is neither compiled here nor cached waits
+    for the warm-up process that compiles it, then loads it (numba's Dispatcher.compile
+    looks in the cache first). Anything else compiles as usual."""
+    from numba.core import dispatcher, sigutils
+
+    compile_now = dispatcher.Dispatcher.compile
+
+    def cached(self, sig) -> bool:
+        args, _ = sigutils.normalize_signature(sig)
+        if tuple(args) in self.overloads:
+            return True
+        try:
+            key = self._cache._index_key(sig, self.targetctx.codegen())
+            return key in self._cache._cache_file._load_index()
+        except Exception:       # numba's inside moved on: compile as usual
+            return True
+
+    def compile_or_wait(self, sig):
+        if (not os.path.exists(os.environ[READY])
+                and getattr(self.py_func, "__module__", "") in LATER_KERNELS
+                and not cached(self, sig)):
+            _later_kernels_ready()
+        return compile_now(self, sig)
+
+    dispatcher.Dispatcher.compile = compile_or_wait
+
+
 def pytest_configure(config) -> None:
     if _xdist_controller(config):
         import subprocess
+        import tempfile
 
-        warming = [subprocess.Popen([sys.executable, "-c", script])
-                   for script in (WARM_RUN_ENGINE, WARM_STEP_ENGINE)]
-        for process in warming:
-            process.wait()
+        # work goes to the workers in the order of _when (xdist would put the largest groups
+        # first, and they wait for the second warm-up)
+        config.option.loadscopereorder = False
+
+        ready = os.path.join(tempfile.mkdtemp(prefix="bezsim-warm-"), "ready")
+        os.environ[READY] = ready          # the workers, started after this, inherit it
+        config._bezsim_step_warmup = subprocess.Popen(
+            [sys.executable, "-c", WARM_STEP_ENGINE, ready])
+        subprocess.run([sys.executable, "-c", WARM_RUN_ENGINE], check=False)
+    elif hasattr(config, "workerinput") and os.environ.get(READY):
+        _wait_for_later_kernels()
+    if os.environ.get(COMPILE_LOG):
+        _log_compiles(os.environ[COMPILE_LOG])
+
+
+def _log_compiles(path: str) -> None:
+    """Note each outermost compile, its seconds and the test that asked for it (a tool for
+    finding what a cold suite compiles where: BEZSIM_SUITE_COMPILE_LOG=FILE)."""
+    import time
+
+    from numba.core import event
+
+    class Logger(event.Listener):
+        depth, began = 0, 0.0
+
+        def on_start(self, ev) -> None:
+            self.depth += 1
+            if self.depth == 1:
+                self.began = time.perf_counter()
+                self.name = getattr(ev.data["dispatcher"], "__qualname__", "?")
+
+        def on_end(self, ev) -> None:
+            self.depth -= 1
+            if self.depth == 0:
+                with open(path, "a") as out:
+                    out.write(f"{time.perf_counter() - self.began:7.1f} s {self.name} "
+                              f"{os.environ.get('PYTEST_CURRENT_TEST', 'warm-up')}\n")
+
+    event.register("numba:compile", Logger())
+
+
+def pytest_unconfigure(config) -> None:
+    warming = getattr(config, "_bezsim_step_warmup", None)
+    if warming is not None:
+        warming.wait()
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items) -> None:
-    """Search and user plug-ins share one worker (see above). First: xdist names each test
-    by its group in a hook of its own, which must see these marks."""
+    """Search and user plug-ins share one worker; the tests that need the second warm-up's
+    kernels come last (see above). First: xdist names each test by its group in a hook of
+    its own, which must see these marks."""
     for item in items:
         if item.path.name in EXTERNAL_MODULES or "search" in item.name:
             item.add_marker(pytest.mark.xdist_group("external"))
+    items.sort(key=_when)
+
+
+LATER_GROUPS = ("external", "batched", "learned")   # groups with tests that need LATER_KERNELS
+
+
+def _when(item) -> int:
+    """Where a test goes in the order the workers take them: first what the run engine
+    serves, then the groups that need the second warm-up's kernels (the largest first, so
+    that the other worker has the single tests to run beside it), then those single tests."""
+    marks = [m.args[0] for m in item.iter_markers("xdist_group") if m.args]
+    for rank, group in enumerate(LATER_GROUPS):
+        if group in marks:
+            return 1 + rank
+    later = item.path.name in LATER_MODULES or any(n in item.name for n in LATER_NAMES)
+    return 1 + len(LATER_GROUPS) if later else 0
+
+
+@pytest.fixture(autouse=True)
+def _later_kernels(request) -> None:
+    if _when(request.node) > 0:
+        _later_kernels_ready()
 
 
 @pytest.fixture

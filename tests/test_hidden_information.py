@@ -364,7 +364,7 @@ def test_playouts_replay_the_real_hand(snapshots):
         S, rng = snap.S.copy(), snap.rng.copy()
         idx = decide(S, rng, ids, pp, None, snap.decision, snap.seat, snap.n_actions)
         resume_after_decision(snap.params, S, rng, ids, pp, None, snap.seat,
-                              S[st.O_ACTS + idx])
+                              np.int64(S[st.O_ACTS + idx]))   # the step engine's types
         h = int(S[st.O_SC + C.SC_HAND])
         points = batch.hand_seat[0, h, :, C.HS_POINTS]
         assert S[st.O_SC + C.SC_HAND_POINTS:st.O_SC + C.SC_HAND_POINTS

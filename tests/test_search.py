@@ -181,7 +181,7 @@ def oracle_choice(snap, row, stream):
         W = base.copy()
         resume_after_decision(rules, W, np.zeros((1 + players, 4), np.uint64),
                               np.full(players, policy, np.int64), pp, None, seat,
-                              S[st.O_ACTS + i])
+                              np.int64(S[st.O_ACTS + i]))   # as learned's recorder calls it
         values.append(int(hand_value(W, seat, rules, False)))
     return values
 

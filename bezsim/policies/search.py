@@ -178,7 +178,7 @@ def ismcts(S, seat, rules, stream, expert_choice, iterations, explore, pp, ids, 
             W[i] = base[i]
         W[S_BASE + T_PATH_N] = 0
         i = ucb_choice(W, root, seat, expert_choice)
-        resume_after_decision(rules, W, rr, ids, pp, fns, seat, S[O_ACTS + i])
+        resume_after_decision(rules, W, rr, ids, pp, fns, seat, np.int64(S[O_ACTS + i]))
         for k in range(W[S_BASE + T_PATH_N]):
             at = node_at(W[S_BASE + T_PATH + k])
             W[at + N_VISITS] += 1
@@ -258,7 +258,7 @@ def evaluate_into(S, seat, rules, params, stream, fns):
         for j in range(n):
             for i in range(S_BASE):
                 W[i] = base[i]
-            resume_after_decision(rules, W, rr, ids, pp, fns, seat, acts[j])
+            resume_after_decision(rules, W, rr, ids, pp, fns, seat, np.int64(acts[j]))
             margin[j] = hand_value(W, seat, rules, settlement)
             total[j] += margin[j]
             params[EVAL_VALUES + k * n + j] = margin[j]
@@ -383,7 +383,7 @@ def search_policy(S, seat, params, stream):
                 continue
             for i in range(S_BASE):
                 W[i] = base[i]
-            resume_after_decision(rules, W, rr, ids, pp, PLAYOUTS, seat, acts[j])
+            resume_after_decision(rules, W, rr, ids, pp, PLAYOUTS, seat, np.int64(acts[j]))
             margin[j] = hand_value(W, seat, rules, settlement)
             total[j] += margin[j]
         for j in range(n_cand):

@@ -89,7 +89,7 @@ def card_values(S, seat, rules, stream, acts, n_cand, deals, row, settlement, ou
         for j in range(n_cand):
             for i in range(S_BASE):
                 W[i] = base[i]
-            resume_after_decision(rules, W, rr, ids, pp, None, seat, acts[j])
+            resume_after_decision(rules, W, rr, ids, pp, None, seat, np.int64(acts[j]))
             out[j] += hand_value(W, seat, rules, settlement)
         k += 1
         if known_deal:
