@@ -355,31 +355,41 @@ def _one_game_options(saved_help: str):
 @_rules_options
 @_one_game_options("A game saved by 'bezsim play': its transcript, every card shown (a game "
                    "left or resigned: as far as it went).")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None,
+              help="Also write the game's record (JSON, docs/review.md) to FILE.")
 def replay(variant: str, players: int | None, options: tuple[str, ...], policies: str,
            policy_params: tuple[str, ...], seed: int | None, game: int,
-           saved: str | None) -> None:
+           saved: str | None, record_file: str | None) -> None:
     """Print a readable transcript of one seeded game, or of a game played with
     'bezsim play'. Hands and tricks are numbered from 1, as 'bezsim play' shows them (the
     tables' hand ids count from 0)."""
     from bezsim.engine_api.compiling import compiles_said
+    from bezsim.review import record as rec
 
+    _check_folder("--record", record_file)
     if saved is not None:
         from bezsim.step.step_game import StepGame, read_saved
 
         bots = [p for p in read_saved(saved).policies if p is not None]
         with compiles_said(_step_needs(bots)):
             text = StepGame.load(saved).transcript()
-        click.echo(text.rstrip("\n"))
-        return
-    if seed is None:
-        raise BezsimError("replay needs --seed (the run's root seed), or --saved FILE")
-    rules = _make_rules(variant, options, players)
-    policy_list = _parse_policies(policies, rules.players, policy_params)
-    from bezsim.replay import transcript
+            record = rec.record_of_saved(saved) if record_file else None
+    else:
+        if seed is None:
+            raise BezsimError("replay needs --seed (the run's root seed), or --saved FILE")
+        rules = _make_rules(variant, options, players)
+        policy_list = _parse_policies(policies, rules.players, policy_params)
+        from bezsim.replay import transcript
 
-    with compiles_said([("run", policy_list)], rules=rules):
-        text = transcript(rules, policy_list, seed, game)
+        with compiles_said([("run", policy_list)], rules=rules):
+            text = transcript(rules, policy_list, seed, game)
+        if record_file:
+            with compiles_said(_step_needs(policy_list)):
+                record = rec.record_of_run(rules, policy_list, seed, game)
     click.echo(text.rstrip("\n"))
+    if record_file:
+        record.write(record_file)
+        click.echo(f"record: {record_file}")
 
 
 @cli.command()
@@ -389,29 +399,32 @@ def replay(variant: str, players: int | None, options: tuple[str, ...], policies
               default=None, help="A game record (JSON; 'bezsim review --write-record').")
 @click.option("--seat", "seat_text", default="0", show_default=True,
               help="The seat to review, or 'all'.")
-@click.option("--deals", type=click.IntRange(2, 100_000), default=96, show_default=True,
-              help="Sampled deals per decision: more narrows the intervals and costs time.")
+@click.option("--deals", "--budget", "deals", type=click.IntRange(2, 100_000), default=96,
+              show_default=True,
+              help="The budget: sampled deals per decision; more narrows the intervals and "
+                   "costs time.")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False, allow_dash=True),
               default=None, help="Write every figure as JSON to FILE ('-': standard output).")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
+              help="Write the review as a page to FILE: one HTML file that works offline.")
 @click.option("--write-record", type=click.Path(dir_okay=False), default=None,
               help="Also write the game's record to FILE.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
 def review(variant: str, players: int | None, options: tuple[str, ...], policies: str,
            policy_params: tuple[str, ...], seed: int | None, game: int, saved: str | None,
            record_file: str | None, seat_text: str, deals: int, json_file: str | None,
-           write_record: str | None, progress: bool) -> None:
+           html_file: str | None, write_record: str | None, progress: bool) -> None:
     """Review one game: what each decision of a seat was worth, judged from what that seat
     could see, its loss against search's choice, and the seat's totals."""
     from bezsim.review import record as rec
-    from bezsim.review.game_review import review_record, review_text
 
     sources = [x for x in (seed, saved, record_file) if x is not None]
     if len(sources) != 1:
         raise BezsimError("review needs one game: --seed (with --game and the run's flags), "
                           "--saved FILE or --record FILE")
-    for flag, path in (("--json", json_file), ("--write-record", write_record)):
-        if path not in (None, "-") and not os.path.isdir(os.path.dirname(path) or "."):
-            raise BezsimError(f"{flag} {path}: no folder {os.path.dirname(path)} to write in")
+    for flag, path in (("--json", json_file), ("--html", html_file),
+                       ("--write-record", write_record)):
+        _check_folder(flag, path)
     # everything checked before any game is played: the seat, then the record's legality
     if record_file is not None:
         record = rec.read_record(record_file)
@@ -429,6 +442,15 @@ def review(variant: str, players: int | None, options: tuple[str, ...], policies
         record = rec.record_of_run(rules, seat_list, seed, game)
     if write_record is not None:
         record.write(write_record)
+    _review_and_write(record, seats, deals, progress, html_file, json_file)
+
+
+def _review_and_write(record, seats: list[int], deals: int, progress: bool,
+                      html_file: str | None = None, json_file: str | None = None) -> None:
+    """Review ``seats`` of the game in ``record`` with a progress bar, write the page and
+    the JSON where asked, and print the review (bezsim review, bezsim play --review)."""
+    from bezsim.review.game_review import review_record, review_text
+
     total = sum(a.seat in seats for a in record.actions)
     bar = None
     if progress and total:
@@ -441,6 +463,10 @@ def review(variant: str, players: int | None, options: tuple[str, ...], policies
     finally:
         if bar is not None:
             bar.close()
+    if html_file is not None:
+        from bezsim.review.page import write_review_page
+
+        write_review_page(result, html_file)
     if json_file is not None:
         text = json.dumps(result.as_json(), ensure_ascii=False, indent=1)
         if json_file == "-":
@@ -449,6 +475,8 @@ def review(variant: str, players: int | None, options: tuple[str, ...], policies
         with open(json_file, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")
     click.echo(review_text(result))
+    if html_file is not None:
+        click.echo(f"page: {html_file} (open it in a browser; it works offline)")
 
 
 def _review_seats(text: str, rules) -> list[int]:
@@ -487,9 +515,13 @@ _GAME_DEFINING = ("variant", "options", "against", "seed", "seat")
 @click.option("--load", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Continue a game you left (quit) from where it stopped; its variant, "
                    "options, seed, seat and opponents come from the file.")
+@click.option("--review", "review_file", type=click.Path(dir_okay=False), default=None,
+              help="When the game ends, review your decisions (as bezsim review) and write "
+                   "the page to FILE (HTML). Without it you are asked at the end.")
 @click.pass_context
 def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: str,
-         seed: int | None, seat: int, hint: str, save: str | None, load: str | None) -> None:
+         seed: int | None, seat: int, hint: str, save: str | None, load: str | None,
+         review_file: str | None) -> None:
     """Play a game against the bots at the terminal, or continue one (--load FILE)."""
     from bezsim.engine_api.compiling import compiles_said
     from bezsim.policy_specs.registry import parse_spec
@@ -508,8 +540,10 @@ def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: st
         from bezsim.step.step_game import read_saved
 
         bots = [p for p in read_saved(load).policies if p is not None]
+        _check_folder("--review", review_file)
         with compiles_said(_step_needs([*bots, hint])):
-            continue_terminal(load, hint, save, write=click.echo)  # refuses a file it cannot
+            path = continue_terminal(load, hint, save, write=click.echo)  # refuses a file
+        _offer_review(path, review_file)                                # it cannot take up
         return
     rules = _make_rules(variant, options, None)
     if seat >= rules.players:
@@ -518,8 +552,37 @@ def play(ctx: click.Context, variant: str, options: tuple[str, ...], against: st
         parse_spec(spec)
     if seed is None:
         seed = draw_seed()
+    _check_folder("--review", review_file)
     with compiles_said(_step_needs([against, hint])):
-        play_terminal(rules, against, seed, seat, hint, save, write=click.echo)
+        path = play_terminal(rules, against, seed, seat, hint, save, write=click.echo)
+    _offer_review(path, review_file)
+
+
+def _check_folder(flag: str, path: str | None) -> None:
+    """A file to be written later must have a folder to go in: said before any work."""
+    if path not in (None, "-") and not os.path.isdir(os.path.dirname(path) or "."):
+        raise BezsimError(f"{flag} {path}: no folder {os.path.dirname(path)} to write in")
+
+
+def _offer_review(saved_path, page: str | None) -> None:
+    """At the end of a game of bezsim play (over or resigned, not left): review the
+    person's decisions into ``page``, or ask whether to (at a terminal only)."""
+    from bezsim.review.record import record_of_saved
+    from bezsim.step.step_game import read_saved
+
+    saved = read_saved(saved_path)
+    if not (saved.over or saved.resigned):
+        return
+    if page is None:
+        if not sys.stdin.isatty():
+            return
+        page = os.path.splitext(str(saved_path))[0] + ".review.html"
+        answer = click.prompt(f"review your decisions now (each valued by search, about a "
+                              f"minute; the page goes to {page})? [y/N]", default="",
+                              show_default=False)
+        if answer.strip().lower() not in ("y", "yes"):
+            return
+    _review_and_write(record_of_saved(saved_path), list(saved.open_seats), 96, True, page)
 
 
 def _step_needs(specs: list[str]) -> list[tuple[str, list[str]]]:

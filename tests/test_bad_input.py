@@ -268,6 +268,7 @@ REPLAY = [
     (["--seed", "9223372036854775808"], "Invalid value for '--seed': 9223372036854775808"),
     (["--seed", "1", "--game", "-1"], "Invalid value for '--game': -1"),
     (["--seed", "1", "--game", "x"], "Invalid value for '--game': 'x'"),
+    (["--seed", "1", "--record", "{missing}/g.json"], "--record {missing}/g.json: no folder"),
     (["--seed", "1", "--game", "1.5"], "Invalid value for '--game': '1.5'"),
     (["--seed", "1", "--game", HUGE], f"Invalid value for '--game': {HUGE}"),
     (["--seed", "1", "--policies", "nope"], "unknown policy 'nope'"),
@@ -469,6 +470,9 @@ PLAY = [
     (["--load", "{saved_left}", "--against", "greedy"], "--against cannot be combined with "
                                                         "--load"),
     (["--load", "{saved_left}", "--hint", "nope"], "unknown policy 'nope'"),
+    (["--seed", "1", "--review", "{missing}/r.html"], "--review {missing}/r.html: no folder"),
+    (["--load", "{saved_left}", "--review", "{missing}/r.html"], "--review {missing}/r.html: "
+                                                                 "no folder"),
 ]
 
 REVIEW = [
@@ -490,11 +494,14 @@ REVIEW = [
     (["--seed", "1", "--players", "3"], "variant 'ordinary' is played by 2 players"),
     (["--seed", "1", "--seat", "2"], "--seat 2: ordinary has seats 0 to 1 (or 'all')"),
     (["--seed", "1", "--seat", "one"], "--seat one: ordinary has seats 0 to 1"),
-    (["--seed", "1", "--deals", "1"], "Invalid value for '--deals': 1"),
+    (["--seed", "1", "--deals", "1"], "Invalid value for '--deals' / '--budget': 1"),
     (["--seed", "1", "--json", "{missing}/out.json"], "--json {missing}/out.json: no folder"),
     (["--seed", "1", "--write-record", "{missing}/g.json"], "--write-record {missing}/g.json: "
                                                             "no folder"),
     (["--seed", "1", "--progress=yes"], "Option '--progress' does not take a value"),
+    (["--seed", "1", "--html", "{missing}/r.html"], "--html {missing}/r.html: no folder"),
+    (["--seed", "1", "--html", "{empty_dir}"], "Invalid value for '--html': File '{empty_dir}' "
+                                               "is a directory"),
 ]
 
 TOP_LEVEL = [

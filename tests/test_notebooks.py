@@ -15,7 +15,7 @@ NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 def test_there_is_one_notebook_per_question_family():
     names = [p.stem for p in NOTEBOOKS]
     assert names == ["00_getting_started", "01_polish_compounds", "02_rubicon", "03_policies",
-                     "04_rule_options"]
+                     "04_rule_options", "05_review"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

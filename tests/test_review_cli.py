@@ -61,3 +61,62 @@ def test_bad_review_input_is_one_line_and_exit_2(args, message):
     result = invoke("review", *args, "--no-progress")
     assert result.exit_code == 2
     assert message in result.output and result.output.count("\n") == 1
+
+
+def _embedded(page: str) -> dict:
+    start = page.index('id="review-data">') + len('id="review-data">')
+    return json.loads(page[start:page.index("</script>", start)])
+
+
+def test_review_writes_the_page_of_the_figures_it_prints(tmp_path):
+    page, out = tmp_path / "r.html", tmp_path / "r.json"
+    result = invoke("review", "--variant", "three_handed", "--policies", "greedy",
+                    "--seed", "2", "--game", "1", "--seat", "2", "--budget", "6",
+                    "--html", str(page), "--json", str(out), "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert f"page: {page}" in result.output
+    shown = _embedded(page.read_text(encoding="utf-8"))
+    assert shown == json.loads(out.read_text()) and shown["seats"] == [2]
+    assert all(d["view"]["seat"] == 2 and d["view"]["hand"] for d in shown["decisions"])
+
+
+def test_replay_writes_the_record_of_a_runs_game_and_of_a_saved_game(tmp_path):
+    from bezsim.review.record import read_record, replay
+    from bezsim.step.step_game import StepGame
+
+    run_record = tmp_path / "run.json"
+    result = invoke("replay", "--variant", "rubicon", "--policies", "greedy,expert",
+                    "--seed", "9", "--game", "4", "--record", str(run_record))
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith(f"record: {run_record}")
+    from bezsim.engine import constants as C
+    from bezsim.engine_api.games import run_games
+    from bezsim.rules import Rules
+
+    game = replay(read_record(run_record))
+    info = run_games(Rules.make("rubicon"), ["greedy", "expert"], 9, 4, 1).game_info[0]
+    assert game.over and game.scores() == info[C.GI_SCORE:C.GI_SCORE + 2].tolist()
+    saved, saved_record = tmp_path / "g.json", tmp_path / "g-record.json"
+    played = CliRunner().invoke(cli.cli, ["play", "--seed", "3", "--save", str(saved)],
+                                input="1\n1\n1\nq\n")
+    assert played.exit_code == 0, played.output
+    result = invoke("replay", "--saved", str(saved), "--record", str(saved_record))
+    assert result.exit_code == 0, result.output
+    record = read_record(saved_record)
+    assert record.end == "left" and record.players[0] == "person"
+    assert replay(record).scores() == StepGame.load(saved).scores()
+
+
+def test_play_reviews_the_game_at_its_end_with_review(tmp_path):
+    saved, page = tmp_path / "g.json", tmp_path / "g.html"
+    result = CliRunner().invoke(cli.cli, ["play", "--seed", "8", "--against", "greedy",
+                                          "--save", str(saved), "--review", str(page)],
+                                input="1\n1\n1\nr\ny\n")
+    assert result.exit_code == 0, result.output
+    assert "you resigned" in result.output and f"page: {page}" in result.output
+    shown = _embedded(page.read_text(encoding="utf-8"))
+    assert shown["seats"] == [0] and shown["players"][0] == "person"
+    assert len([d for d in shown["decisions"] if not d["forced"]]) >= 3
+    left = CliRunner().invoke(cli.cli, ["play", "--seed", "8", "--save", str(tmp_path / "l"),
+                                        "--review", str(tmp_path / "l.html")], input="1\nq\n")
+    assert left.exit_code == 0 and not (tmp_path / "l.html").exists()   # left: no review

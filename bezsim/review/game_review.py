@@ -30,6 +30,11 @@ LABEL_POINTS = (10.0, 30.0, 80.0)     # the loss at which each label begins
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
+def unit_of(rules) -> str:
+    """What a value counts: the hand's points margin, or a one-hand game's settlement."""
+    return "settlement points" if rules.definition.one_hand_game else "points"
+
+
 def label_of(loss: float) -> str:
     """The label of a loss ("" below an inaccuracy)."""
     name = ""
@@ -53,12 +58,13 @@ class ReviewedDecision:
     loss: float
     label: str
     values: DecisionValues | None     # None: a forced decision (one option)
+    view: dict[str, Any] = field(default_factory=dict)   # what the seat saw (observe)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "number": self.number, "hand": self.hand, "trick": self.trick, "seat": self.seat,
             "kind": self.kind, "played": self.played, "best": self.best, "loss": self.loss,
-            "label": self.label, "forced": self.values is None}
+            "label": self.label, "forced": self.values is None, "view": self.view}
         if self.values is not None:
             out["method"] = self.values.method
             out["deals"] = self.values.deals
@@ -110,6 +116,7 @@ class Review:
                 "deal": {"seed": self.record.seed, "game": self.record.game},
                 "players": list(self.record.players), "seats": list(self.seats),
                 "deals": self.deals, "seed": self.seed, "scores": list(self.scores),
+                "unit": unit_of(self.record.rules),
                 "labels": dict(zip(LABELS, LABEL_POINTS, strict=True)),
                 "summaries": [s.as_json() for s in self.summaries],
                 "decisions": [d.as_json() for d in self.decisions]}
@@ -134,7 +141,8 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None,
             return
         S = game.view()
         where = dict(number=n + 1, hand=game.hand + 1, trick=int(S[st.O_SC + C.SC_TRICK]),
-                     seat=game.seat, kind="play" if game.decision == "play" else "declare")
+                     seat=game.seat, kind="play" if game.decision == "play" else "declare",
+                     view=game.observation())
         options = distinct_options(game)
         if len(options) == 1:
             out.append(ReviewedDecision(**where, played=options[0][0], best=options[0][0],
@@ -168,7 +176,8 @@ def decisions_frame(review: Review):
     """The reviewed decisions as a pandas DataFrame, one row each."""
     import pandas as pd
 
-    rows = [{k: v for k, v in d.as_json().items() if k != "options"} for d in review.decisions]
+    rows = [{k: v for k, v in d.as_json().items() if k not in ("options", "view")}
+            for d in review.decisions]
     return pd.DataFrame(rows)
 
 
@@ -199,7 +208,7 @@ def review_text(review: Review) -> str:
                      f"({played.value:+.1f})  search: {d.best} ({best.value:+.1f})  "
                      f"{loss}{tag}")
     lines.append("")
-    unit = "settlement points" if review.record.rules.definition.one_hand_game else "points"
+    unit = unit_of(review.record.rules)
     for s in review.summaries:
         counts = ", ".join(f"{n} {PLURALS[label] if n != 1 else label}"
                            for label, n in s.labels.items())
