@@ -220,11 +220,14 @@ def cli(ctx: click.Context) -> None:
 @click.option("--dask", "dask", default=None, metavar="local|tcp://HOST:PORT",
               help="Run the shards as tasks on a local Dask cluster or an existing one (needs "
                    "pip install 'bezsim[dask]'; --out must be reachable by every worker).")
+@click.option("--records", is_flag=True,
+              help="Also write every game's record (JSON: bezsim review --record) to "
+                   "OUT/records/, one file a game; with --resume, those missing.")
 @click.pass_context
 def simulate(ctx: click.Context, variant: str, players: int | None, options: tuple[str, ...],
              policies: str, policy_params: tuple[str, ...], games: int, seed: int | None,
              threads: int | None, shard_size: int, out: str | None, no_progress: bool,
-             resume_dir: str | None, dask: str | None) -> None:
+             resume_dir: str | None, dask: str | None, records: bool) -> None:
     """Play seeded games and store them as Parquet tables (rerun, or --resume DIR, to
     finish an interrupted run)."""
     from bezsim.engine_api.compiling import compiles_said
@@ -241,6 +244,8 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
         if drawn:
             seed = draw_seed()
         out = out or os.path.join("data", "runs", f"{rules.variant}-{seed}")
+    if records and "://" in out:
+        raise BezsimError(f"--records writes to a folder on this machine; {out} is a URL")
     # one line when the first kernel compiles, whether in the checks (plug-ins, search) or
     # in the run
     with compiles_said([("run", policy_list)], say=not no_progress, rules=rules):
@@ -261,6 +266,36 @@ def simulate(ctx: click.Context, variant: str, players: int | None, options: tup
         except OutputError as exc:
             raise OutputError(f"{exc}; {_what_is_kept(out, dask)}") from None
     _print_summary(summary)
+    if records:
+        with compiles_said(_step_needs(policy_list), say=not no_progress):
+            folder = _write_records(rules, policy_list, seed, games,
+                                    os.path.join(out, "records"), not no_progress)
+        click.echo(f"records: {folder}")
+
+
+def _write_records(rules, policies: list[str], seed: int, games: int, folder: str,
+                   progress: bool) -> str:
+    """Each game's record as ``game-N.json`` in ``folder``; a record already there (an
+    earlier, interrupted call) is kept, so a resumed run writes only those missing."""
+    from bezsim.review.record import record_of_run
+
+    os.makedirs(folder, exist_ok=True)
+    missing = [g for g in range(games)
+               if not os.path.exists(os.path.join(folder, f"game-{g}.json"))]
+    bar = None
+    if progress and missing:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(missing), unit="record", file=sys.stderr, leave=False)
+    try:
+        for g in missing:
+            record_of_run(rules, policies, seed, g).write(os.path.join(folder, f"game-{g}.json"))
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return folder
 
 
 def _what_is_kept(out: str, dask: str | None) -> str:

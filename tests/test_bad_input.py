@@ -133,6 +133,9 @@ def invoke(*args: str):
 
 # (args, fragment the one-line message must contain: it names the bad value or flag)
 SIMULATE = [
+    (["--records=yes"], "Option '--records' does not take a value"),
+    (["--records", "--out", "memory://bezsim-run"], "--records writes to a folder on this "
+                                                    "machine; memory://bezsim-run is a URL"),
     (["--games", "0"], "Invalid value for '--games': 0 is not in the range x>=1"),
     (["--games", "-5"], "Invalid value for '--games': -5 is not in the range"),
     (["--games", "many"], "Invalid value for '--games': 'many' is not a valid integer"),

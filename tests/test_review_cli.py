@@ -120,3 +120,28 @@ def test_play_reviews_the_game_at_its_end_with_review(tmp_path):
     left = CliRunner().invoke(cli.cli, ["play", "--seed", "8", "--save", str(tmp_path / "l"),
                                         "--review", str(tmp_path / "l.html")], input="1\nq\n")
     assert left.exit_code == 0 and not (tmp_path / "l.html").exists()   # left: no review
+
+
+def test_simulate_writes_every_games_record_and_resume_writes_the_missing(tmp_path):
+    from bezsim.engine import constants as C
+    from bezsim.engine_api.games import run_games
+    from bezsim.review.record import read_record, replay
+    from bezsim.rules import Rules
+
+    out = tmp_path / "run"
+    result = invoke("simulate", "--variant", "three_handed", "--policies", "greedy",
+                    "--games", "3", "--seed", "4", "--out", str(out), "--records",
+                    "--no-progress")
+    assert result.exit_code == 0, result.output
+    folder = out / "records"
+    assert sorted(p.name for p in folder.iterdir()) == [f"game-{g}.json" for g in range(3)]
+    rules = Rules.make("three_handed")
+    batch = run_games(rules, ["greedy"] * 3, 4, 0, 3)
+    for g in range(3):
+        game = replay(read_record(folder / f"game-{g}.json"))
+        assert game.scores() == batch.game_info[g, C.GI_SCORE:C.GI_SCORE + 3].tolist()
+    kept = (folder / "game-0.json").read_bytes()
+    (folder / "game-1.json").unlink()
+    again = invoke("simulate", "--resume", str(out), "--records", "--no-progress")
+    assert again.exit_code == 0, again.output
+    assert (folder / "game-1.json").is_file() and (folder / "game-0.json").read_bytes() == kept

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
@@ -88,3 +89,97 @@ def test_search_values_depend_only_on_what_the_seat_saw():
                 checked += 1
             assert state_values(rules, S, seat, names, 24, seed=n + 1) != values
     assert checked == 12 and moved >= 10
+
+
+@pytest.mark.parametrize("variant, options, seed", [
+    ("ordinary", {"target": 300}, 3), ("three_handed", {"target": 200}, 4),
+    ("four_handed", {"target": 200}, 5), ("four_handed_partners", {"target": 200}, 6),
+    ("polish", {"target": 300}, 7), ("rubicon", {}, 8), ("six_pack", {}, 9)])
+def test_every_variant_reviews_every_seat(variant, options, seed):
+    """A whole game of each variant, every seat: each action of the record is one reviewed
+    decision, taken from its seat's view; each option has a value inside its interval; the
+    option played and search's are among them, search's at loss 0; the totals add up."""
+    from bezsim.review.game_review import label_of, review_record
+
+    rules = Rules.make(variant, options)
+    record = record_of_run(rules, (["greedy", "random"] * 2)[:rules.players], seed, 0)
+    review = review_record(record, seats=None, deals=4, seed=1)
+    assert len(review.decisions) == len(record.actions) > 0
+    assert [d.seat for d in review.decisions] == [a.seat for a in record.actions]
+    reviewed = [d for d in review.decisions if d.values is not None]
+    assert reviewed
+    for d in review.decisions:
+        assert d.view["seat"] == d.seat
+        if d.values is None:
+            continue
+        names = [o.name for o in d.values.options]
+        assert d.played in names and d.best in names
+        assert d.values.options[names.index(d.best)].loss == 0
+        assert all(o.low <= o.value <= o.high and o.loss >= 0 for o in d.values.options)
+        assert d.label == label_of(d.loss)
+    for s in review.summaries:
+        mine = [d for d in reviewed if d.seat == s.seat]
+        assert s.decisions == len(mine)
+        assert s.total_loss == pytest.approx(sum(d.loss for d in mine))
+    unit = review.as_json()["unit"]
+    assert unit == ("settlement points" if variant in ("rubicon", "six_pack") else "points")
+
+
+LEFT_OUT = {"inaccuracy": (20, 30), "mistake": (40, 80), "blunder": (80, 1000)}
+
+
+@pytest.fixture(scope="module")
+def last_chances() -> dict[str, tuple[int, int, int]]:
+    """For each label, a declaring decision of greedy self-play (ordinary) where the seat
+    could score LEFT_OUT's points at the last trick of a hand's stock, its last chance to
+    declare in that hand: {label: (seed, decision number from 1, points)}."""
+    from bezsim.step.step_game import StepGame
+
+    rules = Rules.make("ordinary")
+    found: dict[str, tuple[int, int, int]] = {}
+    for seed in range(1, 400):
+        game, n = StepGame(rules, seed, 0), 0
+        while not game.over and len(found) < len(LEFT_OUT):
+            n += 1
+            S = game.view()
+            offered = [a.points for a in game.actions() if a.kind == "declare"]
+            if game.decision != "play" and offered and int(S[st.O_SC + C.SC_STOCK_LEFT]) <= 1:
+                for label, (low, high) in LEFT_OUT.items():
+                    if label not in found and low <= max(offered) < high:
+                        found[label] = (seed, n, max(offered))
+            game.play_with("greedy")
+        if len(found) == len(LEFT_OUT):
+            return found
+    raise AssertionError(f"only {sorted(found)} found in 400 greedy games")
+
+
+def _left_out(seed: int, number: int):
+    """The record of that game with the seat declaring nothing at decision ``number``."""
+    from bezsim.review.record import _record_by
+
+    count = [0]
+
+    def choose(game):
+        count[0] += 1
+        if count[0] == number:
+            return next(a.index for a in game.actions() if a.kind == "stop"), False
+        return game.play_with("greedy"), True
+
+    return _record_by(Rules.make("ordinary"), seed, 0, choose, ("greedy", "greedy"), "over")
+
+
+@pytest.mark.parametrize("label", LEFT_OUT)
+def test_a_declaration_left_out_gets_its_label(label, last_chances):
+    """Leaving out a declaration at the hand's last chance loses its points: the rest of the
+    hand plays the same either way. The review says so, and labels it by its size."""
+    from bezsim.review.game_review import review_record
+
+    seed, number, points = last_chances[label]
+    record = _left_out(seed, number)
+    review = review_record(record, seats=[record.actions[number - 1].seat], deals=8, seed=2)
+    decision = next(d for d in review.decisions if d.number == number)
+    assert decision.played == "stop" and decision.best != "stop"
+    # nothing else changes for the lesser ones; four aces shown also steer the play after
+    assert decision.loss == pytest.approx(points, rel=0.25) and decision.label == label
+    if points < 80:
+        assert decision.loss == pytest.approx(points)
