@@ -24,6 +24,8 @@ from bezsim.rules import Rules
     ("ordinary", ["expert", "random"], 31, 4),
     ("rubicon", ["learned", "greedy"], 5, 11),
     ("four_handed_partners", ["greedy", "random", "expert", "random"], 2, 0),
+    # six packs: copies on the table declared in different combinations play differently
+    ("six_pack", ["learned", "learned"], 77, 0),
 ])
 def test_a_runs_game_as_a_record_replays_to_the_runs_result(tmp_path, variant, policies,
                                                              seed, game):
@@ -37,6 +39,8 @@ def test_a_runs_game_as_a_record_replays_to_the_runs_result(tmp_path, variant, p
     assert replayed.scores() == [int(v) for v in info[C.GI_SCORE:C.GI_SCORE + rules.players]]
     assert np.array_equal(replayed.result().game_info[0], info)
     assert {a.seat for a in record.actions} == set(range(rules.players))
+    if variant == "six_pack":       # the record names which of unlike table copies it played
+        assert any(a.declared_in is not None for a in record.actions)
 
 
 def test_the_first_illegal_action_is_named_with_its_hand_trick_and_seat():

@@ -47,7 +47,7 @@ def mutate(record: dict, rng: random.Random) -> str:
         elif how == 2 and isinstance(actions, list) and actions:    # an action's field
             action = rng.choice(actions)
             if isinstance(action, dict):
-                key = rng.choice(["seat", "play", "declare", "copy", "extra"])
+                key = rng.choice(["seat", "play", "declare", "copy", "declared_in", "extra"])
                 if rng.random() < 0.3 and key in action:
                     del action[key]
                 else:

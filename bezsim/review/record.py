@@ -46,11 +46,14 @@ class RecordedAction:
     kind: str
     name: str
     copy: str | None = None     # "hand" or "table": which of two unlike copies was played
+    declared_in: tuple[str, ...] | None = None   # of unlike copies on the table: which
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat, self.kind: self.name}
         if self.copy is not None:
             out["copy"] = self.copy
+        if self.declared_in is not None:
+            out["declared_in"] = list(self.declared_in)
         return out
 
 
@@ -154,13 +157,20 @@ def _action(a: Any, n: int, rules: Rules, where: str) -> RecordedAction:
     copy = a.get("copy")
     if copy is not None and (kinds[0] != "play" or copy not in ("hand", "table")):
         raise RecordError(f"{where}: action {n}: \"copy\" is \"hand\" or \"table\", for a play")
+    declared_in = a.get("declared_in")
+    if declared_in is not None:
+        if (copy != "table" or not isinstance(declared_in, list)
+                or not all(isinstance(x, str) and x in C.HIST_NAMES for x in declared_in)):
+            raise RecordError(f"{where}: action {n}: \"declared_in\" lists combinations "
+                              f"({', '.join(C.HIST_NAMES)}), for a copy on the table")
+        declared_in = tuple(sorted(set(declared_in), key=C.HIST_NAMES.index))
     name = a[kinds[0]]
     if kinds[0] == "play":
         try:
             name = card_name(parse_card(name, rules.packs))
         except (CardError, ValueError) as e:
             raise RecordError(f"{where}: action {n}: {e}") from None
-    return RecordedAction(int(seat), kinds[0], name, copy)
+    return RecordedAction(int(seat), kinds[0], name, copy, declared_in)
 
 
 # --- naming and matching the engine's actions ------------------------------------------
@@ -172,34 +182,46 @@ def declaration_label(name: str) -> str:
     return name.rsplit(" (", 1)[0]
 
 
-def _copy_of(game, card: int) -> str:
-    shown = game.view()[st.O_SEEN + game.seat * st.N_MAX + card] == C.V_MINE_SHOWN
-    return "table" if shown else "hand"
+def _copy_of(game, card: int) -> tuple[str, tuple[str, ...]]:
+    """Where a copy of the deciding seat's lies, and the combinations it was declared in:
+    copies alike in both play alike (bezsim play's menu joins them)."""
+    S = game.view()
+    if S[st.O_SEEN + game.seat * st.N_MAX + card] != C.V_MINE_SHOWN:
+        return "hand", ()
+    bits = int(S[st.O_HIST + card])
+    return "table", tuple(name for i, name in enumerate(C.HIST_NAMES) if bits >> i & 1)
+
+
+def _copies(game, card: int) -> set[tuple[str, tuple[str, ...]]]:
+    """The unlike kinds of copy of ``card``'s face among the offered cards."""
+    return {_copy_of(game, a.value) for a in game.actions()
+            if a.kind == "card" and a.value & 31 == card & 31}
 
 
 def recorded_action(game, index: int) -> RecordedAction:
-    """The record's entry for offered action ``index`` of the game's current decision."""
+    """The record's entry for offered action ``index`` of the game's current decision:
+    a card with unlike copies offered says which (hand or table, and among unlike copies
+    on the table, what it was declared in)."""
     action = game.actions()[index]
     if action.kind != "card":
         return RecordedAction(game.seat, "declare", declaration_label(action.name))
-    copies = {_copy_of(game, a.value) for a in game.actions()
-              if a.kind == "card" and a.value & 31 == action.value & 31}
-    copy = _copy_of(game, action.value) if len(copies) > 1 else None
-    return RecordedAction(game.seat, "play", card_name(action.value), copy)
+    copies = _copies(game, action.value)
+    where, declared = _copy_of(game, action.value)
+    copy = where if len(copies) > 1 else None
+    tables = {d for w, d in copies if w == "table"}
+    declared_in = declared if where == "table" and len(tables) > 1 else None
+    return RecordedAction(game.seat, "play", card_name(action.value), copy, declared_in)
 
 
 def offered_index(game, action: RecordedAction) -> int | None:
     """The offered action a recorded one stands for (the first copy of a card that plays
-    alike), or None if it is not offered."""
+    alike), or None if it is not offered, or if the record does not say which of unlike
+    copies it played."""
     if action.seat != game.seat:
         return None
     for a in game.actions():
         if action.kind == "play" and a.kind == "card":
-            if card_name(a.value) == action.name and (
-                    action.copy is None or _copy_of(game, a.value) == action.copy):
-                if action.copy is None and len({_copy_of(game, b.value) for b in game.actions()
-                                                if b.value & 31 == a.value & 31}) > 1:
-                    return None          # unlike copies: the record must say which
+            if card_name(a.value) == action.name and _stands_for(game, a.value, action):
                 return a.index
         elif action.kind == "declare" and a.kind != "card":
             if declaration_label(a.name) == action.name:
@@ -207,9 +229,28 @@ def offered_index(game, action: RecordedAction) -> int | None:
     return None
 
 
+def _stands_for(game, card: int, action: RecordedAction) -> bool:
+    """Whether offered ``card`` is the copy a recorded play names: what it says of the copy
+    fits, and it says enough to tell unlike copies apart."""
+    copies = _copies(game, card)
+    where, declared = _copy_of(game, card)
+    tables = {d for w, d in copies if w == "table"}
+    if action.copy is None and len(copies) > 1:
+        return False                     # unlike copies: the record must say which
+    if where == "table" and len(tables) > 1 and action.declared_in is None:
+        return False
+    return ((action.copy is None or action.copy == where)
+            and (action.declared_in is None or action.declared_in == declared))
+
+
 def option_label(action: RecordedAction) -> str:
-    """An action as an option is named: "Q♥", "Q♥ from the table", "royal marriage ♥"."""
-    return action.name + (f" from the {action.copy}" if action.copy else "")
+    """An action as an option is named: "Q♥", "Q♥ from the table", "Q♥ from the table
+    (declared in bezique)", "royal marriage ♥"."""
+    label = action.name + (f" from the {action.copy}" if action.copy else "")
+    if action.declared_in is not None:
+        combos = " and ".join(x.replace("_", " ") for x in action.declared_in) or "nothing"
+        label += f" (declared in {combos})"
+    return label
 
 
 def where_text(game) -> str:
