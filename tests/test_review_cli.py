@@ -4,12 +4,13 @@ record give the same figures; bad input is one line and exit 2."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from bezsim import cli
-from bezsim.review.game_review import LABEL_POINTS, LABELS, label_of
+from bezsim.review.game_review import LABEL_POINTS, LABELS, label_of, label_points
 
 
 def invoke(*args: str):
@@ -47,9 +48,20 @@ def test_review_search_of_a_runs_game_and_of_its_record_agree(tmp_path):
 
 
 def test_labels_follow_the_documented_thresholds():
-    assert [label_of(x) for x in (0, LABEL_POINTS[0] - 0.1, LABEL_POINTS[0], LABEL_POINTS[1],
-                                  LABEL_POINTS[2], 10 * LABEL_POINTS[2])] == [
+    first, second, third = label_points("ordinary")
+    assert [label_of(x) for x in (0, first - 0.1, first, second, third, 10 * third)] == [
         "", "", "inaccuracy", "mistake", "blunder", "blunder"]
+    from bezsim.rules import VARIANT_DEFINITIONS
+
+    assert set(LABEL_POINTS) <= set(VARIANT_DEFINITIONS)
+    assert label_points("polish") == label_points("ordinary")     # not measured yet
+    for variant, points in LABEL_POINTS.items():
+        assert 0 < points[0] < points[1] < points[2]
+        assert label_of(points[1], variant) == "mistake"
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "review.md").read_text()
+    for variant, points in LABEL_POINTS.items():     # the docs' table says the same
+        row = f"| {variant} | " + " | ".join(f"{p:g}" for p in points) + " |"
+        assert row in docs, row
 
 
 @pytest.mark.parametrize("args, message", [

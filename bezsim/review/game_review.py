@@ -2,10 +2,10 @@
 of the action played against search's choice, a label by its size, and per seat the
 totals.
 
-Labels go by the loss in the variant's unit (the hand margin in points; Rubicon: the
-settlement): an inaccuracy from LABEL_POINTS[0], a mistake from [1], a blunder from [2]. A
-seat's accuracy is the share of its reviewed decisions (those with more than one option)
-played without loss.
+Labels go by the loss in the variant's unit (the hand margin in points; Rubicon and
+six-pack: the settlement) and by the variant: an inaccuracy from LABEL_POINTS[variant][0], a
+mistake from [1], a blunder from [2]. A seat's accuracy is the share of its reviewed
+decisions (those with more than one option) played without loss.
 """
 
 from __future__ import annotations
@@ -26,7 +26,16 @@ from bezsim.review.values import (
 )
 
 LABELS = ("inaccuracy", "mistake", "blunder")
-LABEL_POINTS = (10.0, 30.0, 80.0)     # the loss at which each label begins
+# The loss at which each label begins, by variant: learned's losses in self-play, where it
+# loses anything, at their 50th, 90th and 99th percentiles, rounded (16 games a variant,
+# every seat, the default budget: benchmarks/review_label_spread.py; docs/review.md). An
+# inaccuracy is a loss as large as learned's typical one, a mistake one it makes one time in
+# ten, a blunder one time in a hundred. Variants not measured yet take the ordinary game's.
+LABEL_POINTS: dict[str, tuple[float, float, float]] = {
+    "ordinary": (20.0, 55.0, 125.0),
+    "rubicon": (100.0, 1050.0, 2050.0),
+    "six_pack": (325.0, 2350.0, 2900.0),
+}
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
@@ -35,10 +44,16 @@ def unit_of(rules) -> str:
     return "settlement points" if rules.definition.one_hand_game else "points"
 
 
-def label_of(loss: float) -> str:
-    """The label of a loss ("" below an inaccuracy)."""
+def label_points(variant: str) -> tuple[float, float, float]:
+    """Where the inaccuracy, the mistake and the blunder begin in ``variant`` (a preset's
+    name; a variant without figures of its own takes the ordinary game's)."""
+    return LABEL_POINTS.get(variant, LABEL_POINTS["ordinary"])
+
+
+def label_of(loss: float, variant: str = "ordinary") -> str:
+    """The label of a loss in ``variant`` ("" below an inaccuracy)."""
     name = ""
-    for label, points in zip(LABELS, LABEL_POINTS, strict=True):
+    for label, points in zip(LABELS, label_points(variant), strict=True):
         if loss >= points:
             name = label
     return name
@@ -117,7 +132,8 @@ class Review:
                 "players": list(self.record.players), "seats": list(self.seats),
                 "deals": self.deals, "seed": self.seed, "scores": list(self.scores),
                 "unit": unit_of(self.record.rules),
-                "labels": dict(zip(LABELS, LABEL_POINTS, strict=True)),
+                "labels": dict(zip(LABELS, label_points(self.record.rules.variant),
+                                   strict=True)),
                 "summaries": [s.as_json() for s in self.summaries],
                 "decisions": [d.as_json() for d in self.decisions]}
 
@@ -152,7 +168,8 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None,
             played = values.option_of(index, game)
             out.append(ReviewedDecision(**where, played=played.name,
                                         best=values.options[values.best].name,
-                                        loss=played.loss, label=label_of(played.loss),
+                                        loss=played.loss,
+                                        label=label_of(played.loss, record.rules.variant),
                                         values=values))
         if on_decision is not None:
             on_decision()
