@@ -54,7 +54,7 @@ def test_labels_follow_the_documented_thresholds():
     from bezsim.rules import VARIANT_DEFINITIONS
 
     assert set(LABEL_POINTS) <= set(VARIANT_DEFINITIONS)
-    assert label_points("polish") == label_points("ordinary")     # not measured yet
+    assert label_points("four_handed") == label_points("ordinary")     # not measured yet
     for variant, points in LABEL_POINTS.items():
         assert 0 < points[0] < points[1] < points[2]
         assert label_of(points[1], variant) == "mistake"
