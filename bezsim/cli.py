@@ -617,7 +617,10 @@ def _offer_review(saved_path, page: str | None) -> None:
                               show_default=False)
         if answer.strip().lower() not in ("y", "yes"):
             return
-    _review_and_write(record_of_saved(saved_path), list(saved.open_seats), 96, True, page)
+    from bezsim.review.values import DEFAULT_DEALS
+
+    _review_and_write(record_of_saved(saved_path), list(saved.open_seats), DEFAULT_DEALS, True,
+                      page)
 
 
 def _step_needs(specs: list[str]) -> list[tuple[str, list[str]]]:

@@ -157,3 +157,10 @@ def test_simulate_writes_every_games_record_and_resume_writes_the_missing(tmp_pa
     again = invoke("simulate", "--resume", str(out), "--records", "--no-progress")
     assert again.exit_code == 0, again.output
     assert (folder / "game-1.json").is_file() and (folder / "game-0.json").read_bytes() == kept
+
+
+def test_the_commands_default_budget_is_the_reviews():
+    from bezsim.review.values import DEFAULT_DEALS
+
+    deals = next(p for p in cli.cli.commands["review"].params if p.name == "deals")
+    assert deals.default == DEFAULT_DEALS
