@@ -7,7 +7,9 @@ hand/event counts hold junk, so a test catches any reader that ignores the count
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import sys
 import types
 
@@ -178,6 +180,7 @@ def _fake_policy_set(registry: types.ModuleType) -> types.ModuleType:
 # the workers run the tests. A worker about to compile a kernel of that family which is not
 # cached yet waits for it instead of compiling it a second time (_wait_for_later_kernels),
 # the tests that need it come last, and those that compile it in a subprocess wait for it.
+# Any other kernel both workers need at once is compiled by one while the other waits.
 
 EXTERNAL_MODULES = ("test_search.py", "test_user_policies.py")
 WARM_RUN_ENGINE = """
@@ -250,10 +253,15 @@ def _later_kernels_ready(timeout: float = 1800.0) -> None:
 def _wait_for_later_kernels() -> None:
     """In a worker: a kernel of LATER_KERNELS that is neither compiled here nor cached waits
     for the warm-up process that compiles it, then loads it (numba's Dispatcher.compile
-    looks in the cache first). Anything else compiles as usual."""
+    looks in the cache first). Anything else compiles as usual, once: a worker about to
+    compile a kernel (function and argument types) that the other worker is compiling waits
+    for it and loads it from the cache (_compile_lock)."""
     from numba.core import dispatcher, sigutils
 
     compile_now = dispatcher.Dispatcher.compile
+    held: set[str] = set()
+    locks = os.path.join(os.path.dirname(os.environ[READY]), "compiling")
+    os.makedirs(locks, exist_ok=True)
 
     def cached(self, sig) -> bool:
         args, _ = sigutils.normalize_signature(sig)
@@ -266,13 +274,45 @@ def _wait_for_later_kernels() -> None:
             return True
 
     def compile_or_wait(self, sig):
+        args, _ = sigutils.normalize_signature(sig)
+        if tuple(args) in self.overloads:
+            return compile_now(self, sig)
         if (not os.path.exists(os.environ[READY])
                 and getattr(self.py_func, "__module__", "") in LATER_KERNELS
                 and not cached(self, sig)):
             _later_kernels_ready()
-        return compile_now(self, sig)
+        name = re.sub(r" at 0x[0-9a-f]+", "", f"{self.py_func.__module__}."
+                      f"{self.py_func.__qualname__}{args}")
+        key = hashlib.sha1(name.encode()).hexdigest()
+        if key in held:
+            return compile_now(self, sig)
+        with open(os.path.join(locks, key), "w") as lock:
+            if not _compile_lock(lock):
+                return compile_now(self, sig)
+            held.add(key)
+            try:
+                return compile_now(self, sig)
+            finally:
+                held.discard(key)
 
     dispatcher.Dispatcher.compile = compile_or_wait
+
+
+def _compile_lock(lock, timeout: float = 120.0) -> bool:
+    """Hold ``lock`` (a file) once no other worker does; False after ``timeout`` seconds (a
+    worker that holds it while waiting for the warm-up never blocks the other for long)."""
+    import fcntl
+    import time
+
+    began = time.perf_counter()
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.perf_counter() - began > timeout:
+                return False
+            time.sleep(0.05)
 
 
 def pytest_configure(config) -> None:

@@ -35,10 +35,11 @@ def load_script(name: str):
     return module
 
 
-# these compile search: on search's worker (tests/conftest.py), marked here since a mark the
+# a script's tests share one worker, so that its quick run (a module fixture) runs once; those
+# that compile search go to search's worker (tests/conftest.py), marked here since a mark the
 # conftest adds by name does not reach these parametrised fixtures' tests
-PARAMS = [pytest.param(name, marks=pytest.mark.xdist_group("external"))
-          if name in SEARCHING else name for name in SCRIPTS]
+PARAMS = [pytest.param(name, marks=pytest.mark.xdist_group(
+    "external" if name in SEARCHING else f"analyses-{name}")) for name in SCRIPTS]
 
 
 @pytest.fixture(scope="module", params=PARAMS)
