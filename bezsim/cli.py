@@ -600,11 +600,13 @@ def _check_folder(flag: str, path: str | None) -> None:
 
 
 def _offer_review(saved_path, page: str | None) -> None:
-    """At the end of a game of bezsim play (over or resigned, not left): review the
-    person's decisions into ``page``, or ask whether to (at a terminal only)."""
-    from bezsim.review.record import record_of_saved
+    """When a game of bezsim play stops, its file becomes a game record too; at its end
+    (over or resigned, not left), review the person's decisions into ``page``, or ask
+    whether to (at a terminal only)."""
+    from bezsim.review.record import save_as_record
     from bezsim.step.step_game import read_saved
 
+    record = save_as_record(saved_path)
     saved = read_saved(saved_path)
     if not (saved.over or saved.resigned):
         return
@@ -619,8 +621,7 @@ def _offer_review(saved_path, page: str | None) -> None:
             return
     from bezsim.review.values import DEFAULT_DEALS
 
-    _review_and_write(record_of_saved(saved_path), list(saved.open_seats), DEFAULT_DEALS, True,
-                      page)
+    _review_and_write(record, list(saved.open_seats), DEFAULT_DEALS, True, page)
 
 
 def _step_needs(specs: list[str]) -> list[tuple[str, list[str]]]:

@@ -5,7 +5,6 @@ the transcript of the saved game."""
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
 
@@ -20,7 +19,7 @@ from bezsim.engine import state as st
 from bezsim.replay import kind_label
 from bezsim.rules import Rules
 from bezsim.step.play import continue_terminal, menu, ordered, play_terminal
-from bezsim.step.step_game import Action, StepGame
+from bezsim.step.step_game import Action, StepGame, saved_json
 
 SUITS = "♠♥♦♣"
 
@@ -400,7 +399,7 @@ def test_a_forced_move_is_played_and_said_in_one_line(games):
         g.step(moves[0].index)
     assert len(forced) >= 2
     assert re.findall(r"^only one legal card: you play (\S+)$", text, re.M) == forced
-    assert len(json.loads(path.read_text())["decisions"]) == len(points) + len(forced)
+    assert len(saved_json(path)["decisions"]) == len(points) + len(forced)
     assert StepGame.load(path).history().tolist() == final.tolist()
 
 
@@ -451,7 +450,7 @@ def test_bad_input_gets_a_reason_and_the_prompt_again(tmp_path):
     assert "hint (expert): " in text and "r  resign" in text
     assert len(prompts) == 6 and all(p.startswith("your card [1-8") for p in prompts)
     assert "game left unfinished; saved to" in text and "bezsim play --load " in text
-    data = json.loads((tmp_path / "g.json").read_text())
+    data = saved_json(tmp_path / "g.json")
     assert data["decisions"] == [] and data["seed"] == 7 and data["policies"][0] is None
     assert data["resigned"] is False and data["over"] is False
 
@@ -466,7 +465,7 @@ def test_a_card_may_be_typed_by_name_and_the_end_of_input_saves(tmp_path):
     path = play_terminal(rules, "expert", 7, 0, save=tmp_path / "g.json", read=read,
                          write=out.append)
     saved = StepGame.load(path)
-    assert not saved.over and len(json.loads(path.read_text())["decisions"]) == 1
+    assert not saved.over and len(saved_json(path)["decisions"]) == 1
     assert saved.seat == 0
 
 
@@ -478,7 +477,7 @@ def test_resigning_asks_first_and_is_recorded(tmp_path):
     assert prompts.count("resign this game? [y/N] ") == 3
     assert out.count("not resigned: the game goes on") == 2
     assert "you resigned" in out[-1]
-    data = json.loads(path.read_text())
+    data = saved_json(path)
     assert data["resigned"] is True and data["over"] is False and len(data["decisions"]) == 2
 
 
@@ -507,12 +506,12 @@ def test_a_game_left_and_continued_is_the_game_played_in_one_go(tmp_path):
                           read=scripted(["1"] * 500)[0], write=lambda s: None)
     left = play_terminal(rules, "expert", 11, 1, save=tmp_path / "left.json",
                          read=scripted(["1"] * 30 + ["q"])[0], write=lambda s: None)
-    assert json.loads(left.read_text())["over"] is False
+    assert saved_json(left)["over"] is False
     out: list[str] = []
     again = continue_terminal(left, read=scripted(["1"] * 500)[0], write=out.append)
     assert again == left and "continuing " in out[0] and "game over:" in "\n".join(out)
     assert "only one legal card: you play " in "\n".join(out)     # taken up, unasked
-    a, b = json.loads(whole.read_text()), json.loads(left.read_text())
+    a, b = saved_json(whole), saved_json(left)
     assert a["decisions"] == b["decisions"] and b["over"] is True
     assert StepGame.load(whole).scores() == StepGame.load(left).scores()
     # the first screen after continuing tells the last trick again, then the table
@@ -529,8 +528,8 @@ def test_play_load_on_the_command_line(tmp_path):
                                     "--hint", "greedy"], input="h\n1\nq\n")
     assert more.exit_code == 0, more.output
     assert "you are seat 1" in more.output and "hint (greedy): " in more.output
-    assert len(json.loads(other.read_text())["decisions"]) == 3
-    assert len(json.loads(path.read_text())["decisions"]) == 2
+    assert len(saved_json(other)["decisions"]) == 3
+    assert len(saved_json(path)["decisions"]) == 2
     for args, message in (
             (["--seed", "4"], "--seed cannot be combined with --load"),
             (["--variant", "polish"], "--variant cannot be combined with --load"),

@@ -119,6 +119,28 @@ def test_replay_writes_the_record_of_a_runs_game_and_of_a_saved_game(tmp_path):
     assert replay(record).scores() == StepGame.load(saved).scores()
 
 
+def test_the_file_play_saves_is_a_game_record_and_play_goes_on_from_it(tmp_path):
+    from bezsim.review.record import read_record, replay
+    from bezsim.step.step_game import StepGame, read_saved
+
+    saved = tmp_path / "g.json"
+    left = CliRunner().invoke(cli.cli, ["play", "--seed", "5", "--against", "greedy",
+                                        "--save", str(saved)], input="1\n2\n1\nq\n")
+    assert left.exit_code == 0, left.output
+    record = read_record(saved)
+    assert record.end == "left" and record.players == ("person", "greedy")
+    assert (record.seed, record.game) == (5, 0)
+    mine = [a for a in record.actions if a.seat == 0]
+    assert len(mine) == len(read_saved(saved).decisions) >= 3
+    assert replay(record).scores() == StepGame.load(saved).scores()
+    went_on = CliRunner().invoke(cli.cli, ["play", "--load", str(saved)], input="1\nr\ny\n")
+    assert went_on.exit_code == 0, went_on.output
+    assert "you resigned" in went_on.output
+    record = read_record(saved)
+    assert record.end == "resigned" and len(record.actions) > len(mine)
+    assert replay(record).scores() == StepGame.load(saved).scores()
+
+
 def test_play_reviews_the_game_at_its_end_with_review(tmp_path):
     saved, page = tmp_path / "g.json", tmp_path / "g.html"
     result = CliRunner().invoke(cli.cli, ["play", "--seed", "8", "--against", "greedy",

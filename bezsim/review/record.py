@@ -321,6 +321,20 @@ def record_of_saved(path: str | Path) -> GameRecord:
     return _record_by(saved.rules, saved.seed, saved.game, choose, labels, end)
 
 
+def save_as_record(path: str | Path) -> GameRecord:
+    """Make a file ``bezsim play`` saved a game record too: the record's keys (read_record
+    reads it, other programs too), and under ``"play"`` what play needs to go on with the
+    game (``bezsim play --load`` reads that)."""
+    from bezsim.io.atomic import write_atomically
+    from bezsim.step.step_game import saved_json
+
+    record = record_of_saved(path)
+    data = record.as_json() | {"play": saved_json(path)}
+    text = (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode()
+    write_atomically(Path(path), lambda handle: handle.write(text))
+    return record
+
+
 def record_of_run(rules: Rules, policies: list[str], seed: int, game: int) -> GameRecord:
     """The record of game ``game`` of a run of ``policies`` with root seed ``seed``: the
     game ``simulate`` played (each seat decides as in the engine, from its own stream)."""

@@ -68,13 +68,22 @@ class Saved:
         return [s for s, p in enumerate(self.policies) if p is OPEN]
 
 
-def read_saved(path) -> Saved:
-    """The file ``StepGame.save`` wrote, checked; a one-line BezsimError if it is not one."""
+def saved_json(path) -> dict:
+    """What ``StepGame.save`` wrote, as JSON: the file itself, or its ``"play"`` part once
+    bezsim play has made the file a game record too (bezsim.review.record.save_as_record)."""
     import json
     from pathlib import Path
 
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(data, dict) and isinstance(data.get("play"), dict):
+        return data["play"]
+    return data
+
+
+def read_saved(path) -> Saved:
+    """The file ``StepGame.save`` wrote, checked; a one-line BezsimError if it is not one."""
     try:
-        data = json.loads(Path(path).read_text())
+        data = saved_json(path)
         rules = Rules.make(data["variant"], data["options"])
         decisions = [(int(d[0]), [int(w) for w in d[1:]]) for d in data["decisions"]]
         policies = list(data["policies"])
@@ -83,7 +92,8 @@ def read_saved(path) -> Saved:
             raise ValueError(f"{len(policies)} seats for {rules.variant}")
         saved = Saved(rules, int(data["seed"]), int(data["game"]), policies, decisions,
                       bool(data["over"]), bool(data.get("resigned", False)))
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError,
+            UnicodeDecodeError) as e:
         raise BezsimError(f"{path}: not a game saved by bezsim play ({e})") from None
     return saved
 
