@@ -193,3 +193,34 @@ def test_a_declaration_left_out_gets_its_label(label, last_chances):
     assert decision.loss == pytest.approx(points, rel=0.25) and decision.label == label
     if label == "inaccuracy":        # marriages and bezique: exactly their points
         assert decision.loss == pytest.approx(points)
+
+
+# seed 1152, game 0 of the ordinary game: seat 1 leads the first trick holding both Q♠ and
+# both J♦ (checked below), the cards of a double bezique (500 points, R1.8)
+BROKEN_DOUBLE = (1152, 1)
+
+
+def test_a_double_bezique_broken_at_the_first_lead_is_a_blunder():
+    """Leading a Q♠ from a hand that holds a whole double bezique, 23 tricks before the stock
+    runs out, throws away most of its 500 points: the review labels that lead a blunder."""
+    from bezsim.review.game_review import label_points, review_record
+    from bezsim.review.record import _record_by
+
+    seed, number = BROKEN_DOUBLE
+    held = {}
+
+    def choose(game):
+        if len(held) == 0 and game.seat == number:
+            hand = game.observation()
+            held.update(hand=hand["hand"], table=hand["on_table"], stock=hand["stock_left"])
+            queen = next(a for a in game.actions() if a.kind == "card" and a.name == "Q♠")
+            return queen.index, False
+        return game.play_with("greedy"), True
+
+    record = _record_by(Rules.make("ordinary"), seed, 0, choose, ("greedy", "greedy"), "over")
+    assert held["hand"].count("Q♠") == 2 and held["hand"].count("J♦") == 2
+    assert held["table"] == [] and held["stock"] == 47
+    review = review_record(record, seats=[number], deals=16, seed=3)
+    lead = review.decisions[0]
+    assert (lead.number, lead.played) == (1, "Q♠") and lead.best != "Q♠"
+    assert lead.loss >= label_points("ordinary")[2] and lead.label == "blunder"
