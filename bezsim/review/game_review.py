@@ -78,12 +78,14 @@ class ReviewedDecision:
     label: str
     values: DecisionValues | None     # None: a forced decision (one option)
     view: dict[str, Any] = field(default_factory=dict)   # what the seat saw (observe)
+    story: tuple[str, ...] = ()       # what happened since the last reviewed decision
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "number": self.number, "hand": self.hand, "trick": self.trick, "seat": self.seat,
             "kind": self.kind, "played": self.played, "best": self.best, "loss": self.loss,
-            "label": self.label, "forced": self.values is None, "view": self.view}
+            "label": self.label, "forced": self.values is None, "view": self.view,
+            "story": list(self.story)}
         if self.values is not None:
             out["method"] = self.values.method
             out["deals"] = self.values.deals
@@ -129,6 +131,7 @@ class Review:
     decisions: tuple[ReviewedDecision, ...]
     summaries: tuple[SeatSummary, ...]
     scores: tuple[int, ...]
+    epilogue: tuple[str, ...] = ()   # the story after the last reviewed decision
 
     def as_json(self) -> dict[str, Any]:
         return {"variant": self.record.rules.variant, "options": dict(self.record.rules.options),
@@ -139,14 +142,18 @@ class Review:
                 "labels": dict(zip(LABELS, label_points(self.record.rules.variant),
                                    strict=True)),
                 "summaries": [s.as_json() for s in self.summaries],
-                "decisions": [d.as_json() for d in self.decisions]}
+                "decisions": [d.as_json() for d in self.decisions],
+                "epilogue": list(self.epilogue)}
 
 
 def review_record(record: GameRecord, seats: Sequence[int] | None = None,
                   deals: int = DEFAULT_DEALS, seed: int = 0,
                   on_decision: Callable[[], None] | None = None) -> Review:
     """Review ``seats`` (None: every seat) of the game in ``record``. ``on_decision`` is
-    called after each reviewed decision (a progress bar)."""
+    called after each reviewed decision (a progress bar). The game's story comes with the
+    decisions as ``bezsim play`` tells it to the first reviewed seat."""
+    from bezsim.step.narrate import Narrator
+
     players = record.rules.players
     seats = tuple(range(players)) if seats is None else tuple(seats)
     if not seats or any(not 0 <= s < players for s in seats):
@@ -155,6 +162,7 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None,
     if deals < 2:
         raise BezsimError(f"--deals must be at least 2, got {deals}")
     out: list[ReviewedDecision] = []
+    narrator = Narrator(record.rules, seats[0])
 
     def visit(game, n: int, index: int) -> None:
         if game.seat not in seats:
@@ -162,7 +170,7 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None,
         S = game.view()
         where = dict(number=n + 1, hand=game.hand + 1, trick=int(S[st.O_SC + C.SC_TRICK]),
                      seat=game.seat, kind="play" if game.decision == "play" else "declare",
-                     view=game.observation())
+                     view=game.observation(), story=tuple(narrator.update(game.history())))
         options = distinct_options(game)
         if len(options) == 1:
             out.append(ReviewedDecision(**where, played=options[0][0], best=options[0][0],
@@ -190,7 +198,7 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None,
             {label: sum(d.label == label for d in reviewed) for label in LABELS},
             sum(d.loss == 0 for d in reviewed)))
     return Review(record, seats, deals, seed, tuple(out), tuple(summaries),
-                  tuple(game.scores()))
+                  tuple(game.scores()), tuple(narrator.update(game.history())))
 
 
 def decisions_frame(review: Review):
@@ -214,20 +222,29 @@ def summary_frame(review: Review):
     return pd.DataFrame(rows)
 
 
-def review_text(review: Review) -> str:
-    """The review for the terminal: each decision that lost points, then each seat's
-    summary."""
+def review_text(review: Review, alternatives: int = 2) -> str:
+    """The review for the terminal: the game's story as ``bezsim play`` tells it, each
+    reviewed decision in it with its value, search's choice and the next ``alternatives``
+    options, and its loss; then each seat's summary."""
     lines = []
     for d in review.decisions:
-        if d.loss == 0 or d.values is None:
+        lines.extend(f"  {line}" for line in d.story)
+        trick = d.view.get("trick") or []
+        to = f", to {' '.join(trick)}" if trick and d.kind == "play" else ""
+        head = f"> seat {d.seat}, hand {d.hand} trick {d.trick}{to}:"
+        if d.values is None:
+            lines.append(f"{head} {d.played} (the only option)")
             continue
-        played = d.values.options[[o.name for o in d.values.options].index(d.played)]
+        by_name = {o.name: o for o in d.values.options}
         best = d.values.options[d.values.best]
-        tag = f"  {d.label}" if d.label else ""
-        loss = f"loss {d.loss:.1f}"
-        lines.append(f"hand {d.hand} trick {d.trick:>2}  seat {d.seat}  played {d.played} "
-                     f"({played.value:+.1f})  search: {d.best} ({best.value:+.1f})  "
-                     f"{loss}{tag}")
+        others = sorted((o for o in d.values.options if o.name not in (d.played, best.name)),
+                        key=lambda o: -o.value)[:alternatives]
+        options = ", ".join(f"{o.name} {o.value:+.1f}" for o in [best, *others])
+        verdict = (f"loss {d.loss:.1f}" + (f", {d.label}" if d.label else "")
+                   if d.loss > 0 else "no loss")
+        lines.append(f"{head} played {d.played} {by_name[d.played].value:+.1f}; "
+                     f"search: {options}; {verdict}")
+    lines.extend(f"  {line}" for line in review.epilogue)
     lines.append("")
     unit = unit_of(review.record.rules)
     for s in review.summaries:
@@ -237,5 +254,6 @@ def review_text(review: Review) -> str:
                      f"expected loss {s.total_loss:.1f} {unit} ({s.loss_per_hand:.1f} a hand), "
                      f"accuracy {s.accuracy:.0f}%; {counts}")
     lines.append(f"values: {review.deals} sampled deals a decision of what the seat could "
-                 "not see (exact in two-handed stage 2); search's choice is the reference")
+                 "not see (exact in two-handed stage 2); search's choice is the reference; "
+                 f"the story as seat {review.seats[0]} saw it")
     return "\n".join(lines)
