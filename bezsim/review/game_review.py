@@ -28,15 +28,16 @@ from bezsim.review.values import (
 LABELS = ("inaccuracy", "mistake", "blunder")
 # The loss at which each label begins, by variant: learned's losses in self-play, where it
 # loses anything, at their 50th, 90th and 99th percentiles, rounded (16 games a variant, 6
-# for three-handed, partnership and Polish; every seat, the default budget:
+# for three-handed, four-handed, partnership and Polish; every seat, the default budget:
 # benchmarks/review_label_spread.py; docs/review.md). An
 # inaccuracy is a loss as large as learned's typical one, a mistake one it makes one time in
-# ten, a blunder one time in a hundred. Variants not measured yet take the ordinary game's.
+# ten, a blunder one time in a hundred.
 LABEL_POINTS: dict[str, tuple[float, float, float]] = {
     "ordinary": (20.0, 55.0, 125.0),
     "rubicon": (100.0, 1050.0, 2050.0),
     "six_pack": (325.0, 2350.0, 2900.0),
     "three_handed": (10.0, 65.0, 145.0),
+    "four_handed": (10.0, 35.0, 100.0),
     "four_handed_partners": (20.0, 170.0, 390.0),
     "polish": (115.0, 380.0, 515.0),
 }
