@@ -16,15 +16,13 @@ Also here: determinism of the real engine across threads, serial runs and shard 
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from script_modules import load_script
 
 from bezsim.engine import constants as C
 from bezsim.engine_api.games import run_games, trace_one
@@ -66,20 +64,9 @@ POLICY_PAIRS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy")
 HANDS_PER_CASE = {"ordinary": 1200, "polish": 1200, "rubicon": 1200, "six_pack": 800}
 # the command that checks every preset at scale: python benchmarks/soak.py --hands 100000
 SOAK_HANDS = 100_000
-SOAK_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
 # hands per non-default option set of bezsim.referee.option_sets (a smaller run each)
 HANDS_PER_OPTION_SET = 1500
 
-
-
-def _soak():
-    """benchmarks/soak.py as a module (its plan: how many hands of each preset it checks)."""
-    if "soak" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("soak", SOAK_PATH)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["soak"] = module          # dataclasses look their module up there
-        spec.loader.exec_module(module)
-    return sys.modules["soak"]
 
 
 # --- the tests ----------------------------------------------------------------------
@@ -90,7 +77,7 @@ def test_two_handed_sample_sizes():
     for variant in ("ordinary", "polish", "rubicon", "six_pack"):
         assert len(POLICY_PAIRS) * HANDS_PER_CASE[variant] >= 2_400
     quota = Counter()
-    for cell in _soak().plan(SOAK_HANDS, 1, 0):
+    for cell in load_script("benchmarks/soak.py", "soak").plan(SOAK_HANDS, 1, 0):
         quota[cell.variant] += cell.quota
     assert set(quota) == set(VARIANTS)
     assert min(quota.values()) >= 10_000, quota

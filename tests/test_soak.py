@@ -4,30 +4,18 @@ every preset its minimum, and a run resumes without redoing finished chunks."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from script_modules import load_script
 
 from bezsim.engine import constants as C
 from bezsim.engine_api.games import run_games, trace_one
 from bezsim.rules import VARIANTS, Rules
 
-SOAK_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
-
-
-def _load_soak():
-    spec = importlib.util.spec_from_file_location("soak", SOAK_PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["soak"] = module          # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-soak = _load_soak()
+soak = load_script("benchmarks/soak.py", "soak")
 RANDOM2 = ("random", "random")
 
 
