@@ -28,6 +28,7 @@ def test_review_search_of_a_runs_game_and_of_its_record_agree(tmp_path):
     assert second.exit_code == 0, second.output
     a, b = json.loads(out.read_text()), json.loads(again.read_text())
     assert a["decisions"] == b["decisions"] and a["summaries"] == b["summaries"]
+    assert a["luck"] == b["luck"] and a["luck_events"] == b["luck_events"] and a["luck"]
     assert [s["seat"] for s in a["summaries"]] == [0, 1]
     for s in a["summaries"]:
         mine = [d for d in a["decisions"] if d["seat"] == s["seat"] and not d["forced"]]
@@ -45,6 +46,8 @@ def test_review_search_of_a_runs_game_and_of_its_record_agree(tmp_path):
         assert d["options"][names.index(d["best"])]["loss"] == 0
     seat_line = [line for line in first.output.splitlines() if line.startswith("seat 0:")]
     assert len(seat_line) == 1 and "accuracy" in seat_line[0]
+    luck_line = [line for line in first.output.splitlines() if line.startswith("seat 0's")]
+    assert len(luck_line) == 1 and "+ residue" in luck_line[0]
 
 
 def test_labels_follow_the_documented_thresholds():

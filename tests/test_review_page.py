@@ -92,12 +92,20 @@ def test_the_page_in_a_browser_steps_through_every_decision(review, tmp_path):
         position = page.locator("#position")
         assert position.inner_text() == f"decision 1 of {n}"
         # the summary: one row per reviewed seat, its totals as the review has them
-        rows = page.locator("#summary tr")
+        rows = page.locator("#summary table:not(#luck) tr")
         assert rows.count() == 1 + len(data["summaries"])
         for k, s in enumerate(data["summaries"]):
             cells = rows.nth(k + 1).locator("td").all_inner_texts()
             assert cells[1:3] == [str(s["decisions"]), str(s["forced"])]
             assert float(cells[3]) == pytest.approx(s["total_loss"], abs=0.051)
+        # each seat's result split: result, skill, luck, its three parts, residue
+        rows = page.locator("#luck tr")
+        assert rows.count() == 1 + len(data["luck"])
+        for k, split in enumerate(data["luck"]):
+            cells = rows.nth(k + 1).locator("td").all_inner_texts()
+            names = ("result", "skill", "luck", "position", "deal", "draws", "residue")
+            assert [float(c) for c in cells[1:]] == pytest.approx(
+                [split[name] for name in names], abs=0.051)
         # every decision, stepped with the arrow key: the heading, the seat's hand, the options
         for i, d in enumerate(decisions):
             if i:

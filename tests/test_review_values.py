@@ -123,6 +123,19 @@ def test_every_variant_reviews_every_seat(variant, options, seed):
         assert s.total_loss == pytest.approx(sum(d.loss for d in mine))
     unit = review.as_json()["unit"]
     assert unit == ("settlement points" if variant in ("rubicon", "six_pack") else "points")
+    # every seat's deal valued once a hand, and each seat's result split to the last point
+    firsts = [e for e in review.luck_events if e.kind == "deal" and e.hand == 1]
+    assert sorted(e.seat for e in firsts) == list(range(rules.players))
+    splits = {split.seat: split for split in review.luck}
+    assert sorted(splits) == list(range(rules.players)) and splits[0].hands
+    for split in splits.values():
+        for h in split.hands:
+            assert h.result == pytest.approx(h.skill + h.luck + h.residue)
+    if rules.players == 2:
+        assert splits[0].residue == pytest.approx(-splits[1].residue)
+    if rules.partners:
+        partner = {**splits[2].as_json(), "seat": 0}
+        assert splits[0].as_json() == pytest.approx(partner)
 
 
 def _left_out_ranges() -> dict[str, tuple[float, float]]:

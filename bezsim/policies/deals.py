@@ -7,6 +7,7 @@ only, so nothing that samples here can use a card the seat could not know.
 import numpy as np
 
 from bezsim.engine.constants import (
+    LOC_HAND,
     LOC_STOCK,
     MAX_HAND,
     PARAMS_SIZE,
@@ -38,6 +39,7 @@ from bezsim.engine.state import (
     O_TR_CAP,
     S_BASE,
     give,
+    take,
 )
 
 
@@ -119,6 +121,46 @@ def determinize(S, W, seat, rules, stream, pool, known):
         W[O_STOCK + pos] = c
         W[O_LOC + c] = LOC_STOCK
     return True
+
+
+@njit(cache=True, _nrt=False)
+def hide_cards(W, seat, cards, n_listed, rules, stream, hidden):
+    """W (a deal sampled for ``seat`` by determinize) as it would be had the seat not known
+    the first ``n_listed`` of ``cards``, concealed cards of its hand: each is exchanged, in
+    turn, for a card drawn at random from those the seat has not seen (the stock, other
+    seats' concealed cards) and the listed ones still to go, so the seat's hand becomes a
+    uniform draw from what it could have held. Everything else in the deal stays put: the
+    two deals are as alike as the question allows."""
+    n_deck = rules[PR_PACKS] * 32
+    mine = O_SEEN + seat * N_MAX
+    n_hidden = 0
+    for c in range(n_deck):
+        if W[mine + c] == V_UNSEEN:
+            hidden[n_hidden] = c
+            n_hidden += 1
+    for i in range(n_listed):
+        r = below(stream, n_listed - i + n_hidden)
+        if r < n_listed - i:
+            continue                  # a listed card stays: which one does not matter
+        j = r - (n_listed - i)
+        mine_card = cards[i]
+        other = hidden[j]
+        where = W[O_LOC + other]
+        take(W, seat, mine_card)
+        give(W, seat, other)
+        W[mine + mine_card] = V_UNSEEN
+        if where == LOC_STOCK:
+            for pos in range(W[CTR_STOCK_POS], n_deck):
+                if W[O_STOCK + pos] == other:
+                    W[O_STOCK + pos] = mine_card
+                    break
+            W[O_LOC + mine_card] = LOC_STOCK
+        else:
+            holder = where - LOC_HAND
+            take(W, holder, other)
+            give(W, holder, mine_card)
+            W[O_SEEN + holder * N_MAX + other] = V_UNSEEN
+        hidden[j] = mine_card
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -38,9 +38,12 @@ from bezsim.engine.constants import (
     PR_OPEN_CARDS,
     PR_PARTNERS,
     PR_PLAYERS,
+    PR_STAGE2_DUTY,
     PR_STAGE2_PAIRS,
+    SC_N_TRICK,
     SC_STAGE,
     SC_STOCK_LEFT,
+    SC_TRUMP,
 )
 from bezsim.engine.external import policy_set
 from bezsim.engine.jit import njit
@@ -53,9 +56,10 @@ from bezsim.engine.state import (
     O_SC,
     S_BASE,
 )
+from bezsim.engine.tricks import legal_plays
 from bezsim.policies.builtin import EXPERT, GREEDY, GREEDY_DEFAULTS, HEURISTIC, LEARNED, TREE
 from bezsim.policies.common import distinct_offers
-from bezsim.policies.deals import determinize, hand_value, rules_of
+from bezsim.policies.deals import determinize, hand_value, hide_cards, rules_of
 from bezsim.policies.expert import expert_policy
 from bezsim.policies.heuristic import DEFAULT_WEIGHTS, heuristic_policy
 from bezsim.policies.learned import learned_policy
@@ -70,6 +74,7 @@ from bezsim.policies.search_params import (
     EVAL_N,
     EVAL_VALUES,
     LONG_MODE,
+    LUCK,
     N_ROLLOUT_WEIGHTS,
     P_DROP,
     P_EVERY,
@@ -271,6 +276,55 @@ def evaluate_into(S, seat, rules, params, stream, fns):
     return played
 
 
+@njit(cache=True)
+def luck_into(S, seat, rules, params, stream, fns):
+    """What the cards listed at EVAL_ACTS (EVAL_N of them, concealed in the seat's hand at
+    this play decision) are worth to it: in each sampled deal the hand is played out by the
+    play-outs' player from here as dealt, and again with those cards exchanged for cards the
+    seat has not seen (hide_cards), the seat's own card chosen anew by that player; the two
+    values go to EVAL_VALUES + 2k and + 2k + 1. Their mean difference is the luck of having
+    drawn them (review/luck.py). Returns the number of deals played."""
+    players = rules[PR_PLAYERS]
+    weights = np.zeros(16)
+    for i in range(len(DEFAULT_WEIGHTS)):
+        weights[i] = DEFAULT_WEIGHTS[i]
+    ids, pp = playout_seats(params, players, weights)
+    base_kind = int(params[P_ROLLOUT])
+    base_row = np.zeros(N_ROLLOUT_WEIGHTS)
+    for i in range(N_ROLLOUT_WEIGHTS):
+        base_row[i] = params[P_ROLLOUT_WEIGHTS + i]
+    settlement = params[P_SETTLEMENT] != 0
+    n_listed = int(params[EVAL_N])
+    cards = np.empty(MAX_HAND, np.int32)
+    for i in range(n_listed):
+        cards[i] = int(params[EVAL_ACTS + i])
+    rr = np.zeros((1 + players, 4), np.uint64)
+    base = np.empty(S_BASE, np.int32)
+    W = np.empty(S_BASE, np.int32)
+    known = np.empty(MAX_HAND, np.int32)
+    pool = np.empty(N_MAX, np.int32)
+    hidden = np.empty(N_MAX, np.int32)
+    n_trick = S[O_SC + SC_N_TRICK]
+    trump = S[O_SC + SC_TRUMP]
+    stage = S[O_SC + SC_STAGE]
+    played = int(params[EVAL_DEALS])
+    for k in range(played):
+        if not determinize(S, base, seat, rules, stream, pool, known):
+            played = k
+            break
+        for j in range(2):
+            for i in range(S_BASE):
+                W[i] = base[i]
+            if j == 1:
+                hide_cards(W, seat, cards, n_listed, rules, stream, hidden)
+                W[O_N_ACTS] = legal_plays(W, seat, n_trick, trump, stage,
+                                          rules[PR_STAGE2_DUTY])
+            h = _base(W, seat, base_kind, weights, base_row, rr)
+            resume_after_decision(rules, W, rr, ids, pp, fns, seat, np.int64(W[O_ACTS + h]))
+            params[EVAL_VALUES + 2 * k + j] = hand_value(W, seat, rules, settlement)
+    return played
+
+
 # What a compiled slot of search holds (slot_source): every mode in plain Python, and each
 # compiled slot only its own, so that a command compiles only what it calls (a decision by
 # play-outs, by ISMCTS, the values of a position's actions, bezsim learn's records)
@@ -309,6 +363,8 @@ def search_policy(S, seat, params, stream):
             if params[LONG_MODE] == RECORD:
                 return recorder_policy(S, seat, params, stream)
         if SLOT == SLOT_ALL or SLOT == SLOT_EVALUATE:
+            if params[LONG_MODE] == LUCK:
+                return luck_into(S, seat, rules, params, stream, PLAYOUTS)
             return evaluate_into(S, seat, rules, params, stream, PLAYOUTS)
         return -1
     players = rules[PR_PLAYERS]

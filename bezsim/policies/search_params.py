@@ -42,11 +42,14 @@ N_ROLLOUT_WEIGHTS = 64
 # deals, the number of actions, the base action's index, where search's verdict goes, and
 # the actions; then one row of values per deal from EVAL_VALUES on); RECORD, learned's
 # decision with a record of it for bezsim learn (policies/learned/record.py lays out the
-# rest of the row)
+# rest of the row); LUCK, what cards of the seat's hand are worth to it (search.luck_into:
+# deals, the number of cards and the cards at EVAL_N and EVAL_ACTS, then two values per
+# deal from EVAL_VALUES on)
 EVAL_AT = P_ROLLOUT_WEIGHTS + N_ROLLOUT_WEIGHTS
 LONG_MODE = EVAL_AT
 EVALUATE = 1
 RECORD = 2
+LUCK = 3
 EVAL_DEALS = EVAL_AT + 1
 EVAL_N = EVAL_AT + 2
 EVAL_BASE = EVAL_AT + 3

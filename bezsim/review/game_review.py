@@ -17,6 +17,7 @@ from typing import Any
 from bezsim.engine import constants as C
 from bezsim.engine import state as st
 from bezsim.errors import BezsimError
+from bezsim.review.luck import LuckEvent, LuckLedger, LuckSplit, luck_splits
 from bezsim.review.record import GameRecord, replay
 from bezsim.review.values import (
     DEFAULT_DEALS,
@@ -41,6 +42,7 @@ LABEL_POINTS: dict[str, tuple[float, float, float]] = {
     "four_handed_partners": (20.0, 170.0, 390.0),
     "polish": (115.0, 380.0, 515.0),
 }
+LUCK_DEALS_PER_DEAL = 4     # the luck's budget, in the decisions' deals
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
@@ -133,6 +135,8 @@ class Review:
     summaries: tuple[SeatSummary, ...]
     scores: tuple[int, ...]
     epilogue: tuple[str, ...] = ()   # the story after the last reviewed decision
+    luck: tuple[LuckSplit, ...] = ()          # each reviewed seat's result, split
+    luck_events: tuple[LuckEvent, ...] = ()   # every seat's deal and draws, valued
 
     def as_json(self) -> dict[str, Any]:
         return {"variant": self.record.rules.variant, "options": dict(self.record.rules.options),
@@ -144,15 +148,20 @@ class Review:
                                    strict=True)),
                 "summaries": [s.as_json() for s in self.summaries],
                 "decisions": [d.as_json() for d in self.decisions],
-                "epilogue": list(self.epilogue)}
+                "epilogue": list(self.epilogue),
+                "luck": [split.as_json() for split in self.luck],
+                "luck_events": [e.as_json() for e in self.luck_events]}
 
 
 def review_record(record: GameRecord, seats: Sequence[int] | None = None,
                   deals: int = DEFAULT_DEALS, seed: int = 0,
-                  on_decision: Callable[[], None] | None = None) -> Review:
+                  on_decision: Callable[[], None] | None = None,
+                  luck_deals: int | None = None) -> Review:
     """Review ``seats`` (None: every seat) of the game in ``record``. ``on_decision`` is
     called after each reviewed decision (a progress bar). The game's story comes with the
-    decisions as ``bezsim play`` tells it to the first reviewed seat."""
+    decisions as ``bezsim play`` tells it to the first reviewed seat. The luck of every
+    seat's cards is valued over ``luck_deals`` sampled deals (None: LUCK_DEALS_PER_DEAL
+    times ``deals``): it adds up many small values, each as noisy as a decision's."""
     from bezsim.step.narrate import Narrator
 
     players = record.rules.players
@@ -164,8 +173,10 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None,
         raise BezsimError(f"--deals must be at least 2, got {deals}")
     out: list[ReviewedDecision] = []
     narrator = Narrator(record.rules, seats[0])
+    ledger = LuckLedger(record.rules, luck_deals or LUCK_DEALS_PER_DEAL * deals, seed)
 
     def visit(game, n: int, index: int) -> None:
+        ledger.observe(game, n)
         if game.seat not in seats:
             return
         S = game.view()
@@ -199,7 +210,20 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None,
             {label: sum(d.label == label for d in reviewed) for label in LABELS},
             sum(d.loss == 0 for d in reviewed)))
     return Review(record, seats, deals, seed, tuple(out), tuple(summaries),
-                  tuple(game.scores()), tuple(narrator.update(game.history())))
+                  tuple(game.scores()), tuple(narrator.update(game.history())),
+                  luck_splits(record.rules, game, ledger, out, seats, seats),
+                  tuple(ledger.events))
+
+
+def luck_line(split: LuckSplit, rules, unit: str) -> str:
+    """A seat's result split into skill, luck and residue, for the terminal."""
+    line = (f"seat {split.seat}'s result {split.result:+.1f} {unit} = skill {split.skill:+.1f} "
+            f"+ luck {split.luck:+.1f} (position {split.position:+.1f}, the deal "
+            f"{split.deal:+.1f}, the draws {split.draws:+.1f}) + residue {split.residue:+.1f}")
+    if len(split.skill_seats) < rules.players:
+        seats = ", ".join(str(s) for s in split.skill_seats)
+        line += f"; skill counts the losses of seat {seats} only (--seat all for every seat's)"
+    return line
 
 
 def decisions_frame(review: Review):
@@ -215,12 +239,26 @@ def summary_frame(review: Review):
     """The seat summaries as a pandas DataFrame, one row per reviewed seat."""
     import pandas as pd
 
+    splits = {split.seat: split.as_json() for split in review.luck}
     rows = []
     for s in review.summaries:
         row = s.as_json()
         row.update({label: count for label, count in row.pop("labels").items()})
+        split = splits.get(s.seat)
+        if split is not None:
+            row.update({k: split[k] for k in ("result", "skill", "luck", "position", "deal",
+                                              "draws", "residue")})
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def luck_frame(review: Review):
+    """Every seat's deal and draws with what they were worth to it, one row each."""
+    import pandas as pd
+
+    return pd.DataFrame([e.as_json() for e in review.luck_events],
+                        columns=["seat", "hand", "number", "kind", "cards", "value", "low",
+                                 "high", "prior"])
 
 
 def review_text(review: Review, alternatives: int = 2) -> str:
@@ -228,11 +266,16 @@ def review_text(review: Review, alternatives: int = 2) -> str:
     reviewed decision in it with its value, search's choice and the next ``alternatives``
     options, and its loss; then each seat's summary."""
     lines = []
+    drawn = {(e.seat, e.number): e for e in review.luck_events}
     for d in review.decisions:
         lines.extend(f"  {line}" for line in d.story)
         trick = d.view.get("trick") or []
         to = f", to {' '.join(trick)}" if trick and d.kind == "play" else ""
         head = f"> seat {d.seat}, hand {d.hand} trick {d.trick}{to}:"
+        luck = drawn.get((d.seat, d.number))
+        if luck is not None:
+            got = "dealt" if luck.kind == "deal" else "drew"
+            head += f" {got} {' '.join(luck.cards)} (luck {luck.value:+.1f});"
         if d.values is None:
             lines.append(f"{head} {d.played} (the only option)")
             continue
@@ -254,6 +297,8 @@ def review_text(review: Review, alternatives: int = 2) -> str:
         lines.append(f"seat {s.seat}: {s.decisions} decisions reviewed ({s.forced} forced), "
                      f"expected loss {s.total_loss:.1f} {unit} ({s.loss_per_hand:.1f} a hand), "
                      f"accuracy {s.accuracy:.0f}%; {counts}")
+    for split in review.luck:
+        lines.append(luck_line(split, review.record.rules, unit))
     lines.append(f"values: {review.deals} sampled deals a decision of what the seat could "
                  "not see (exact in two-handed stage 2); search's choice is the reference; "
                  f"the story as seat {review.seats[0]} saw it")

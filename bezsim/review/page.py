@@ -91,6 +91,7 @@ table.summary { border-collapse: collapse; width: 100%; margin: 8px 0; backgroun
 table.summary th, table.summary td { border: 1px solid #ddd; padding: 4px 8px;
                                      text-align: right; }
 table.summary th:first-child, table.summary td:first-child { text-align: left; }
+p.note { color: var(--muted); margin: 12px 0 0; }
 #chart svg { width: 100%; height: 160px; background: #fff; border: 1px solid #ddd;
              cursor: pointer; }
 nav { display: flex; gap: 6px; align-items: center; margin: 10px 0; flex-wrap: wrap; }
@@ -182,6 +183,25 @@ function summary() {
     t.appendChild(r);
   }
   $("summary").appendChild(t);
+  if (!data.luck || !data.luck.length) return;
+  const l = el("table", {class: "summary", id: "luck"});
+  const lh = el("tr");
+  for (const h of ["seat", "result", "= skill", "+ luck", "position", "the deal", "the draws",
+                   "+ residue"]) lh.appendChild(el("th", {}, h));
+  l.appendChild(lh);
+  const sign = (v) => (v >= 0 ? "+" : "") + v.toFixed(1);
+  for (const s of data.luck) {
+    const r = el("tr");
+    for (const c of [seatName(s.seat), sign(s.result), sign(s.skill), sign(s.luck),
+                     sign(s.position), sign(s.deal), sign(s.draws), sign(s.residue)])
+      r.appendChild(el("td", {}, c));
+    l.appendChild(r);
+  }
+  $("summary").appendChild(el("p", {class: "note"}, "Where the result came from, in " +
+    data.unit + " over the finished hands: skill (the reviewed seats' losses, for or " +
+    "against the seat), luck (the seat's expectation before its cards, then what the cards " +
+    "dealt and drawn were worth to whoever received them) and a residue neither explains."));
+  $("summary").appendChild(l);
 }
 
 const COLOURS = ["#3a6ea5", "#b3261e", "#1e6b35", "#8a5a00"];
