@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from bezsim.errors import BezsimError
-from bezsim.review.record import read_record, record_of_run, replay
+from bezsim.review.record import packs_of_run, read_record, record_of_run, replay
 from bezsim.rules import Rules
 
 MUTATIONS_PER_RECORD = 700
@@ -26,12 +26,22 @@ CARDS = ["A♠", "10♥", "K♦", "Q♣", "J♠", "9♥", "8♦", "7♣", "QS", 
 
 @pytest.fixture(scope="module")
 def valid_records() -> list[dict]:
-    """Records of three short games: ordinary, three-handed and Rubicon."""
+    """Records of three short games: ordinary, three-handed and Rubicon; and the ordinary
+    one again with its deal given card by card."""
     games = [(Rules.make("ordinary", {"target": 300}), ["greedy", "random"], 3, 1),
              (Rules.make("three_handed", {"target": 200}), ["random"] * 3, 4, 0),
              (Rules.make("rubicon"), ["greedy", "random"], 5, 2)]
-    return [record_of_run(rules, policies, seed, game).as_json()
-            for rules, policies, seed, game in games]
+    records = [record_of_run(rules, policies, seed, game).as_json()
+               for rules, policies, seed, game in games]
+    dealt = copy.deepcopy(records[0])
+    dealt["deal"] = packs_of_run(games[0][0], 3, 1, replay(read_json(dealt)).hand).as_json()
+    return [*records, dealt]
+
+
+def read_json(data: dict):
+    from bezsim.review.record import record_from_json
+
+    return record_from_json(data)
 
 
 def mutate(record: dict, rng: random.Random) -> str:
@@ -39,7 +49,7 @@ def mutate(record: dict, rng: random.Random) -> str:
     data = copy.deepcopy(record)
     for _ in range(rng.randint(1, 3)):
         actions = data.get("actions") if isinstance(data, dict) else None
-        how = rng.randrange(9)
+        how = rng.randrange(10)
         if how == 0 and isinstance(data, dict) and data:            # a key dropped
             del data[rng.choice(sorted(data))]
         elif how == 1 and isinstance(data, dict) and data:          # a value's type wrong
@@ -64,6 +74,25 @@ def mutate(record: dict, rng: random.Random) -> str:
         elif how == 6 and isinstance(actions, list) and len(actions) > 1:   # two swapped
             i, j = rng.randrange(len(actions)), rng.randrange(len(actions))
             actions[i], actions[j] = actions[j], actions[i]
+        elif how == 8 and isinstance(data, dict) and isinstance(data.get("deal"), dict) \
+                and isinstance(data["deal"].get("packs"), list) and data["deal"]["packs"]:
+            deal = data["deal"]                                     # a given deal damaged
+            pack = rng.choice(deal["packs"])
+            what = rng.randrange(6)
+            if what == 0 and isinstance(pack, list) and len(pack) > 1:     # two cards swap
+                i, j = rng.randrange(len(pack)), rng.randrange(len(pack))
+                pack[i], pack[j] = pack[j], pack[i]
+            elif what == 1 and isinstance(pack, list) and pack:     # a card changed
+                pack[rng.randrange(len(pack))] = rng.choice(WRONG_VALUES + CARDS + ["A♠#1",
+                                                                                    "A♠#7"])
+            elif what == 2 and isinstance(pack, list) and pack:     # a pack cut short
+                del pack[rng.randrange(len(pack)):]
+            elif what == 3:                                         # the dealer
+                deal["dealer"] = rng.choice(WRONG_VALUES + [1, 2])
+            elif what == 4:                                         # a hand's pack lost
+                deal["packs"].pop()
+            else:                                                   # a key dropped
+                del deal[rng.choice(sorted(deal))]
         elif how == 7 and isinstance(data, dict):                  # the deal or options
             key = rng.choice(["deal", "options", "variant", "end", "players"])
             data[key] = rng.choice([{"seed": -1, "game": 0}, {"seed": 1}, {"target": "x"},

@@ -60,7 +60,9 @@ from bezsim.engine.jit import njit
 from bezsim.engine.rng import PURPOSE_DEAL, PURPOSE_GAME, PURPOSE_POLICY, below, seed_stream
 from bezsim.engine.settlement import settle
 from bezsim.engine.state import (
+    CTR_DECKS,
     CTR_FAULT,
+    DECK_DEALER,
     O_BRISQ_TAKEN,
     O_DSTATS,
     O_HPTS,
@@ -140,11 +142,14 @@ def record_hand(params, S, h, dealer, w24, w_last, scores, hand_seat, hand_info)
 @njit(error_model="numpy", cache=True, _nrt=False)
 def start_game(params, seed, game, S, rng, game_info):
     """The game's random streams, scores at zero; returns the first dealer (also kept in
-    game_info, so a game taken up between decisions knows it)."""
+    game_info, so a game taken up between decisions knows it): drawn, or a game record's
+    (given packs, CTR_DECKS), drawn all the same so the streams run alike."""
     players = params[PR_PLAYERS]
     load_rules(S, params)
     seed_stream(rng[0], seed, game, PURPOSE_GAME, 0)
     first_dealer = below(rng[0], players)
+    if S[CTR_DECKS] > 0:
+        first_dealer = S[S[CTR_DECKS] + DECK_DEALER]
     for p in range(players):
         seed_stream(rng[1 + p], seed, game, PURPOSE_POLICY, p)
     for p in range(players):

@@ -104,11 +104,14 @@ from bezsim.engine.roles import code_kind, recount_hands, set_roles
 from bezsim.engine.scoring import release_instances, score_combination, score_seven
 from bezsim.engine.state import (
     CNT_WIDTH,
+    CTR_DECKS,
     CTR_DECLARING,
     CTR_FAULT,
     CTR_PAIRS,
     CTR_STOCK_POS,
     CTR_STOCK_WINNER,
+    DECK_CARDS,
+    DECK_COUNT,
     FAULT_POLICY,
     N_MAX,
     O_ACTS,
@@ -191,13 +194,20 @@ def reset_hand(params, S):
 
 @njit(error_model="numpy", cache=True, _nrt=False)
 def deal(params, S, rng, hand_no, dealer):
-    """Shuffle, deal in batches starting left of the dealer, turn up trumps (R2.1)."""
+    """Shuffle, deal in batches starting left of the dealer, turn up trumps (R2.1). A game
+    given its packs (S[CTR_DECKS], a game record's deal) deals the hand's pack instead, after
+    the same shuffle, so the random streams run as in any game."""
     reset_hand(params, S)
     players = params[PR_PLAYERS]
     n_cards = params[PR_PACKS] * 32
     for i in range(n_cards):
         S[O_STOCK + i] = i
     shuffle_range(rng[0], S, O_STOCK, n_cards)
+    decks = S[CTR_DECKS]
+    if decks > 0 and hand_no < S[decks + DECK_COUNT]:
+        at = decks + DECK_CARDS + hand_no * n_cards
+        for i in range(n_cards):
+            S[O_STOCK + i] = S[at + i]
     pos = 0
     for b in (params[PR_DEAL_B1], params[PR_DEAL_B2], params[PR_DEAL_B3], params[PR_DEAL_B4]):
         for k in range(1, players + 1):

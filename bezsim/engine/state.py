@@ -113,6 +113,11 @@ CTR_DECLARING = O_CTR + 4  # where the last declaring decision was asked (hand.p
 CTR_PAIRS = O_CTR + 5      # R4.2 pairs ending: the winner of the last stock trick, + 1
 CTR_STOCK_WINNER = O_CTR + 6   # the winner of the latest stock trick (a hand taken up half
 #                                way, engine/stepping.py, still records who won the last one)
+CTR_DECKS = O_CTR + 7      # given packs: where in S they lie (0: none, bezsim shuffles); there
+#                            DECK_COUNT, DECK_DEALER, then each hand's pack in dealing order
+DECK_COUNT = 0
+DECK_DEALER = 1
+DECK_CARDS = 2
 FAULT_OVERFLOW = 1
 FAULT_POLICY = 2
 
@@ -140,8 +145,9 @@ def load_rules(S, params):
 
 @njit(error_model="numpy", cache=True, _nrt=False)
 def reset_game(S):
-    """Counters and public scalars back to zero, so one buffer can serve game after game."""
-    for i in range(8):
+    """Counters and public scalars back to zero, so one buffer can serve game after game
+    (the given packs stay: they are the game's, CTR_DECKS)."""
+    for i in range(7):
         S[O_CTR + i] = 0
     for i in range(24):
         S[O_SC + i] = 0

@@ -140,7 +140,7 @@ class Review:
 
     def as_json(self) -> dict[str, Any]:
         return {"variant": self.record.rules.variant, "options": dict(self.record.rules.options),
-                "deal": {"seed": self.record.seed, "game": self.record.game},
+                "deal": self.record.deal_json(),
                 "players": list(self.record.players), "seats": list(self.seats),
                 "deals": self.deals, "seed": self.seed, "scores": list(self.scores),
                 "unit": unit_of(self.record.rules),

@@ -25,8 +25,9 @@ def review_page(review: Review) -> str:
     # inside <script> only "</" can end the element early; "<\\/" reads the same in JSON
     data = data.replace("</", "<\\/")
     rules = review.record.rules
-    title = (f"bezsim review: {rules.variant}, seed {review.record.seed}, "
-             f"game {review.record.game}")
+    dealt = ("the record's packs" if review.record.packs is not None
+             else f"seed {review.record.seed}, game {review.record.game}")
+    title = f"bezsim review: {rules.variant}, {dealt}"
     return (_TEMPLATE.replace("%TITLE%", html.escape(title))
             .replace("%STYLE%", _STYLE).replace("%SCRIPT%", _SCRIPT)
             .replace("%DATA%", data))
@@ -159,7 +160,8 @@ function row(what, cards, mark) {
 function header() {
   const d = data.deal;
   $("title").textContent = "Game review: " + data.variant.replace(/_/g, " ") + " b\u00e9zique";
-  $("subtitle").textContent = "seed " + d.seed + ", game " + d.game + "; players " +
+  $("subtitle").textContent = (d.packs ? "dealt from the record's packs" :
+    "seed " + d.seed + ", game " + d.game) + "; players " +
     data.players.map((p, s) => s + ": " + (p || "a person")).join(", ") +
     "; final scores " + data.scores.join(" \u2013 ");
   $("method").textContent = "Values: the expected " + data.unit + " to the deciding side, " +

@@ -58,6 +58,22 @@ class RecordedAction:
 
 
 @dataclass(frozen=True)
+class Packs:
+    """A deal given card by card: who dealt the first hand, and each hand's pack in dealing
+    order (card ids). Which copy of a card is which can matter (a declaration takes copies
+    in a fixed order, R1.9): a name may say it ("A♣#1"); unmarked copies are numbered in the
+    order they come."""
+
+    dealer: int
+    packs: tuple[tuple[int, ...], ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"dealer": self.dealer,
+                "packs": [[card_name(c, with_copy=True) for c in pack]
+                          for pack in self.packs]}
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """A game as its record holds it (module docstring)."""
 
@@ -68,13 +84,18 @@ class GameRecord:
     players: tuple[str, ...] = ()           # who played each seat: labels only
     end: str = "over"
     extra: dict[str, Any] = field(default_factory=dict)
+    packs: Packs | None = None              # the deal card by card; None: seed and game
+
+    def deal_json(self) -> dict[str, Any]:
+        return (self.packs.as_json() if self.packs is not None
+                else {"seed": self.seed, "game": self.game})
 
     def as_json(self) -> dict[str, Any]:
         from bezsim import __version__
 
         return {"format": FORMAT, "version": VERSION, "written_by": f"bezsim {__version__}",
                 "variant": self.rules.variant, "options": dict(self.rules.options),
-                "deal": {"seed": self.seed, "game": self.game},
+                "deal": self.deal_json(),
                 "players": list(self.players), "end": self.end,
                 "actions": [a.as_json() for a in self.actions]}
 
@@ -120,10 +141,14 @@ def record_from_json(data: Any, where: str = "record") -> GameRecord:
     except (RulesError, TypeError, ValueError) as e:
         raise RecordError(f"{where}: {e}") from None
     deal = data.get("deal")
-    if (not isinstance(deal, dict) or not _whole(deal.get("seed"))
-            or not _whole(deal.get("game"))):
+    packs = None
+    if isinstance(deal, dict) and set(deal) == {"dealer", "packs"}:
+        packs = _packs(deal["dealer"], deal["packs"], rules, where)
+        deal = {"seed": 0, "game": 0}
+    if (not isinstance(deal, dict) or set(deal) != {"seed", "game"}
+            or not _whole(deal.get("seed")) or not _whole(deal.get("game"))):
         raise RecordError(f"{where}: \"deal\" must be {{\"seed\": whole number, \"game\": whole "
-                          "number}")
+                          "number} or {\"dealer\": a seat, \"packs\": each hand's cards}")
     if not 0 <= deal["seed"] < 2**64 or not 0 <= deal["game"] < 2**63:
         raise RecordError(f"{where}: the deal's seed or game index is out of range")
     players = data.get("players", [])
@@ -137,7 +162,47 @@ def record_from_json(data: Any, where: str = "record") -> GameRecord:
     if not isinstance(actions, list):
         raise RecordError(f"{where}: \"actions\" must be a list")
     parsed = tuple(_action(a, n, rules, where) for n, a in enumerate(actions, 1))
-    return GameRecord(rules, int(deal["seed"]), int(deal["game"]), parsed, tuple(players), end)
+    return GameRecord(rules, int(deal["seed"]), int(deal["game"]), parsed, tuple(players), end,
+                      packs=packs)
+
+
+def _packs(dealer: Any, packs: Any, rules: Rules, where: str) -> Packs:
+    """A deal given card by card, checked: a seat for the dealer, and for each hand a whole
+    pack of the variant's cards (each face as many times as it has packs)."""
+    if not _whole(dealer) or not 0 <= dealer < rules.players:
+        raise RecordError(f"{where}: the deal's \"dealer\" must be a seat, 0 to "
+                          f"{rules.players - 1}")
+    n_cards = rules.packs * 32
+    if not isinstance(packs, list) or not packs:
+        raise RecordError(f"{where}: the deal's \"packs\" must list each hand's {n_cards} "
+                          "cards in dealing order")
+    out = []
+    for h, pack in enumerate(packs, 1):
+        if (not isinstance(pack, list) or len(pack) != n_cards
+                or not all(isinstance(c, str) for c in pack)):
+            raise RecordError(f"{where}: the deal's pack {h} must list {n_cards} card names")
+        cards = []
+        for k, name in enumerate(pack, 1):
+            try:
+                cards.append(parse_card(name, rules.packs))
+            except CardError as e:
+                raise RecordError(f"{where}: the deal's pack {h}, card {k}: {e}") from None
+        marked = [c for c, name in zip(cards, pack, strict=True) if "#" in name]
+        taken = set(marked)
+        if len(taken) < len(marked):
+            raise RecordError(f"{where}: the deal's pack {h} names a copy of a card twice")
+        ids = []
+        for c, name in zip(cards, pack, strict=True):
+            if "#" not in name:              # an unmarked copy: the first one not named
+                c = next((c + 32 * k for k in range(rules.packs) if c + 32 * k not in taken),
+                         -1)
+                if c < 0:
+                    raise RecordError(f"{where}: the deal's pack {h} has {name} more than "
+                                      f"{rules.packs} time(s), as many as {rules.variant} has")
+                taken.add(c)
+            ids.append(c)
+        out.append(tuple(ids))
+    return Packs(int(dealer), tuple(out))
 
 
 def _whole(v: Any) -> bool:
@@ -270,13 +335,22 @@ def replay(record: GameRecord, visit: Visit | None = None):
     before its action is taken (n counts from 0; ``index``: the offered action it stands
     for). The first illegal action is refused in one line; so is a record that goes on
     after the game ended, or stops short of the end it claims."""
+    import numpy as np
+
     from bezsim.step.step_game import StepGame
 
-    game = StepGame(record.rules, record.seed, record.game)
+    packs = None
+    if record.packs is not None:
+        packs = (record.packs.dealer, np.array(record.packs.packs, np.int32))
+    game = StepGame(record.rules, record.seed, record.game, packs=packs)
     for n, action in enumerate(record.actions):
         if game.over:
             raise RecordError(f"action {n + 1} (seat {action.seat}): the game is already "
                               "over")
+        if record.packs is not None and game.hand >= len(record.packs.packs):
+            raise RecordError(f"action {n + 1} (seat {action.seat}): the game goes on to hand "
+                              f"{game.hand + 1}, and the deal gives "
+                              f"{len(record.packs.packs)} pack(s)")
         index = offered_index(game, action)
         if index is None:
             raise RecordError(_illegal(game, n, action))
@@ -333,6 +407,25 @@ def save_as_record(path: str | Path) -> GameRecord:
     text = (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode()
     write_atomically(Path(path), lambda handle: handle.write(text))
     return record
+
+
+def packs_of_run(rules: Rules, seed: int, game: int, hands: int) -> Packs:
+    """The first ``hands`` packs bezsim deals for ``seed`` and ``game``, and the first
+    dealer, given card by card: the same game as a record another program could write."""
+    import numpy as np
+
+    from bezsim.engine.rng import PURPOSE_DEAL, PURPOSE_GAME, below, seed_stream, shuffle_range
+
+    stream = np.zeros(4, np.uint64)
+    seed_stream(stream, seed, game, PURPOSE_GAME, 0)
+    dealer = int(below(stream, rules.players))
+    packs = []
+    for h in range(hands):
+        seed_stream(stream, seed, game, PURPOSE_DEAL, h)
+        pack = np.arange(rules.packs * 32, dtype=np.int32)
+        shuffle_range(stream, pack, 0, len(pack))
+        packs.append(tuple(int(c) for c in pack))
+    return Packs(dealer, tuple(packs))
 
 
 def record_of_run(rules: Rules, policies: list[str], seed: int, game: int) -> GameRecord:

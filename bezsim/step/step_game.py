@@ -119,6 +119,13 @@ def _declaration_name(code: int, points: int, trumps: int) -> str:
     return f"{C.KIND_NAMES[kind].replace('_', ' ')}{suit} ({points})"
 
 
+def deck_words(dealer: int, packs: np.ndarray) -> np.ndarray:
+    """The engine's layout of given packs (engine/state.py, CTR_DECKS)."""
+    packs = np.asarray(packs, np.int32)
+    head = np.array([packs.shape[0], dealer], np.int32)
+    return np.concatenate([head, packs.reshape(-1)])
+
+
 class StepGame:
     """A game of ``rules`` driven one decision at a time (module docstring).
 
@@ -127,8 +134,12 @@ class StepGame:
     """
 
     def __init__(self, rules: Rules, seed: int, game: int = 0,
-                 policies: Sequence[str | None] | None = None) -> None:
+                 policies: Sequence[str | None] | None = None,
+                 packs: tuple[int, np.ndarray] | None = None) -> None:
+        """``packs``: (the first dealer, [hands, cards] card ids in dealing order) to deal
+        the game's hands from, as a game record may give them; None: bezsim shuffles."""
         self._setup(rules, seed, game, policies)
+        self._decks = None if packs is None else deck_words(packs[0], packs[1])
         self._new_arrays()
         self._go(GAME_OVER, 0)
 
@@ -138,6 +149,7 @@ class StepGame:
         from bezsim.policy_specs.registry import EXTERNAL, parse_policies, parse_spec, policy_params
 
         self.rules = rules
+        self._decks: np.ndarray | None = None      # given packs (deck_words), or shuffled
         self.players = rules.players
         self.seed = int(seed)
         self.game = int(game)
@@ -405,8 +417,10 @@ class StepGame:
         hs, hi, gi, ev = _alloc(1, int(self._params[C.PR_HAND_CAP]), self.players,
                                 self._events)
         self._hs, self._hi, self._gi, self._ev = hs[0], hi[0], gi[0], ev[0]
-        self._S = np.zeros(st.S_BASE + 2 * self._events + TAIL_WORDS, np.int32)
+        self._S = np.zeros(st.S_BASE + 2 * self._events + self._deck_size() + TAIL_WORDS,
+                           np.int32)
         self._S[st.O_EV_CAP] = self._events
+        self._place_decks(self._S, st.S_BASE + 2 * self._events)
         self._rng = np.zeros((1 + self.players, 4), np.uint64)
 
     def _go(self, seat: int, action: int) -> None:
@@ -437,16 +451,26 @@ class StepGame:
             return self._replay()
         return to
 
+    def _deck_size(self) -> int:
+        return 0 if self._decks is None else len(self._decks)
+
+    def _place_decks(self, S: np.ndarray, at: int) -> None:
+        """The given packs into S at ``at``, where the engine's deal finds them."""
+        if self._decks is not None:
+            S[at:at + len(self._decks)] = self._decks
+            S[st.CTR_DECKS] = at
+
     def _buffers(self, trace_cap: int = 0):
         from bezsim.engine_api.games import _alloc
 
         hand_cap = int(self._params[C.PR_HAND_CAP])
         hs, hi, gi, ev = _alloc(1, hand_cap, self.players, self._events)
         n = len(self._script)
-        S = np.zeros(st.S_BASE + 2 * self._events + C.TR_SIZE * trace_cap + script_words(n),
-                     np.int32)
+        at = st.S_BASE + 2 * self._events + C.TR_SIZE * trace_cap
+        S = np.zeros(at + self._deck_size() + script_words(n), np.int32)
         S[st.O_EV_CAP] = self._events
         S[st.O_TR_CAP] = trace_cap
+        self._place_decks(S, at)
         k = S.shape[0] - TAIL_WORDS
         S[k + K_N] = n
         for i, (index, words) in enumerate(self._script):
