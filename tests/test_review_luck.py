@@ -177,3 +177,18 @@ def test_one_seat_reviewed_counts_its_own_losses_and_says_so():
     data = review.as_json()
     assert data["luck"][0]["residue"] == pytest.approx(split.residue)
     assert {e["seat"] for e in data["luck_events"]} == {0, 1}
+
+
+def test_a_game_left_in_its_first_hand_has_luck_but_nothing_to_split():
+    from dataclasses import replace
+
+    from bezsim.review.game_review import luck_line, review_record, unit_of
+
+    rules = Rules.make("ordinary")
+    whole = record_of_run(rules, ["greedy", "greedy"], 12, 0)
+    record = replace(whole, actions=whole.actions[:20], end="left")
+    review = review_record(record, seats=[0], deals=4, seed=1)
+    assert all(split.hands == () for split in review.luck)
+    assert {e.kind for e in review.luck_events} == {"deal", "draw"}
+    assert luck_line(review.luck[0], rules, unit_of(rules)) == (
+        "seat 0's result: no hand finished yet, nothing to split")

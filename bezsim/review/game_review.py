@@ -217,6 +217,8 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None,
 
 def luck_line(split: LuckSplit, rules, unit: str) -> str:
     """A seat's result split into skill, luck and residue, for the terminal."""
+    if not split.hands:
+        return f"seat {split.seat}'s result: no hand finished yet, nothing to split"
     line = (f"seat {split.seat}'s result {split.result:+.1f} {unit} = skill {split.skill:+.1f} "
             f"+ luck {split.luck:+.1f} (position {split.position:+.1f}, the deal "
             f"{split.deal:+.1f}, the draws {split.draws:+.1f}) + residue {split.residue:+.1f}")

@@ -185,7 +185,7 @@ function summary() {
     t.appendChild(r);
   }
   $("summary").appendChild(t);
-  if (!data.luck || !data.luck.length) return;
+  if (!data.luck || !data.luck.some((s) => s.hands.length)) return;
   const l = el("table", {class: "summary", id: "luck"});
   const lh = el("tr");
   for (const h of ["seat", "result", "= skill", "+ luck", "position", "the deal", "the draws",
