@@ -9,7 +9,8 @@ received card is exchanged for one drawn at random from the cards it has not see
 hand is what it might as well have held (policies/deals.py, hide_cards). Both are played
 out to the hand's end by the review's play-out player, which also chooses the seat's card
 (policies/search.py, luck_into). Values are the review's: the hand margin, or the settlement
-in a one-hand game. A turn-up taken or exchanged is seen by every seat and is no luck.
+in a one-hand game. A turn-up taken or exchanged is seen by every seat and is no luck, and
+cards the seat has already shown by then (a Rubicon carte blanche) are not valued either.
 
 A seat's result, hand by hand, is split as
 
