@@ -17,7 +17,7 @@ from bezsim.errors import BezsimError
 from bezsim.review.record import packs_of_run, read_record, record_of_run, replay
 from bezsim.rules import Rules
 
-MUTATIONS_PER_RECORD = 700
+MUTATIONS_PER_RECORD = 500
 WRONG_VALUES = [None, True, -1, 2**70, 1.5, "", "Q♠", "♠", [], [1], {}, {"seat": 0}, "stop",
                 "royal marriage ♥", "x" * 300, "\n", "hand", "table", 0]
 CARDS = ["A♠", "10♥", "K♦", "Q♣", "J♠", "9♥", "8♦", "7♣", "QS", "KH", "11♠", "Z♠", "Q", "♥",

@@ -187,7 +187,7 @@ def test_a_game_left_in_its_first_hand_has_luck_but_nothing_to_split():
     rules = Rules.make("ordinary")
     whole = record_of_run(rules, ["greedy", "greedy"], 12, 0)
     record = replace(whole, actions=whole.actions[:20], end="left")
-    review = review_record(record, seats=[0], deals=4, seed=1)
+    review = review_record(record, seats=[0], deals=4, seed=1, luck_deals=2)
     assert all(split.hands == () for split in review.luck)
     assert {e.kind for e in review.luck_events} == {"deal", "draw"}
     assert luck_line(review.luck[0], rules, unit_of(rules)) == (

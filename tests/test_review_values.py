@@ -103,7 +103,7 @@ def test_every_variant_reviews_every_seat(variant, options, seed):
 
     rules = Rules.make(variant, options)
     record = record_of_run(rules, (["greedy", "random"] * 2)[:rules.players], seed, 0)
-    review = review_record(record, seats=None, deals=4, seed=1)
+    review = review_record(record, seats=None, deals=4, seed=1, luck_deals=4)
     assert len(review.decisions) == len(record.actions) > 0
     assert [d.seat for d in review.decisions] == [a.seat for a in record.actions]
     reviewed = [d for d in review.decisions if d.values is not None]
@@ -199,7 +199,8 @@ def test_a_declaration_left_out_gets_its_label(label, last_chances):
 
     seed, number, points = last_chances[label]
     record = _left_out(seed, number)
-    review = review_record(record, seats=[record.actions[number - 1].seat], deals=8, seed=2)
+    review = review_record(record, seats=[record.actions[number - 1].seat], deals=8, seed=2,
+                           luck_deals=2)
     decision = next(d for d in review.decisions if d.number == number)
     assert decision.played == "stop" and decision.best != "stop"
     # nothing else changes for the lesser ones; four aces shown also steer the play after
@@ -233,7 +234,7 @@ def test_a_double_bezique_broken_at_the_first_lead_is_a_blunder():
     record = _record_by(Rules.make("ordinary"), seed, 0, choose, ("greedy", "greedy"), "over")
     assert held["hand"].count("Q♠") == 2 and held["hand"].count("J♦") == 2
     assert held["table"] == [] and held["stock"] == 47
-    review = review_record(record, seats=[number], deals=16, seed=3)
+    review = review_record(record, seats=[number], deals=16, seed=3, luck_deals=2)
     lead = review.decisions[0]
     assert (lead.number, lead.played) == (1, "Q♠") and lead.best != "Q♠"
     assert lead.loss >= label_points("ordinary")[2] and lead.label == "blunder"
