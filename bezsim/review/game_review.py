@@ -211,7 +211,7 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None,
             sum(d.loss == 0 for d in reviewed)))
     return Review(record, seats, deals, seed, tuple(out), tuple(summaries),
                   tuple(game.scores()), tuple(narrator.update(game.history())),
-                  luck_splits(record.rules, game, ledger, out, seats, seats),
+                  luck_splits(record.rules, game, ledger, out, seats),
                   tuple(ledger.events))
 
 

@@ -246,10 +246,9 @@ def _side_margin(rules, points: list[int], seat: int) -> int:
     return points[seat] - max(p for i, p in enumerate(points) if i != seat)
 
 
-def luck_splits(rules, game, ledger: LuckLedger, decisions, seats, reviewed) -> tuple[
-        LuckSplit, ...]:
-    """Each of ``seats``' result over the finished hands, split (module docstring);
-    ``decisions``: the review's, of the ``reviewed`` seats."""
+def luck_splits(rules, game, ledger: LuckLedger, decisions, seats) -> tuple[LuckSplit, ...]:
+    """Each reviewed seat's result over the finished hands, split (module docstring);
+    ``decisions``: the review's, of those ``seats``."""
     results = hand_results(rules, game, ledger.hand_scores)
     two_sides = rules.partners or rules.players == 2
     out = []
@@ -271,5 +270,5 @@ def luck_splits(rules, game, ledger: LuckLedger, decisions, seats, reviewed) -> 
                 sum(side_weight(rules, seat, e.seat) * e.value for e in deals),
                 sum(side_weight(rules, seat, e.seat) * e.value for e in events
                     if e.kind == "draw")))
-        out.append(LuckSplit(seat, tuple(hands), tuple(reviewed)))
+        out.append(LuckSplit(seat, tuple(hands), tuple(seats)))
     return tuple(out)
